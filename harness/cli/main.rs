@@ -1,0 +1,54 @@
+//! `quads`: the command-line front end of Quads Arena.
+//!
+//! Each subcommand lives in its own module; this file parses the command line and turns any
+//! error into one line on stderr and exit code 2.
+
+mod perft_cmd;
+mod show;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Referee and tournament harness for Quads and classic Quarto bots.
+#[derive(Parser)]
+#[command(name = "quads", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count move sequences of each length from 1 to DEPTH (checks and times move generation).
+    Perft(perft_cmd::Args),
+    /// Print a position as a board diagram with the piece in hand, the remaining pieces and
+    /// the game's status.
+    Show(show::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => perft_cmd::run(&args),
+        Command::Show(args) => show::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("quads: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Parses a position and checks that it can arise under `rules`.
+fn checked_position(
+    text: &str,
+    rules: &quads_rules::Rules,
+) -> Result<quads_rules::Position, String> {
+    let pos: quads_rules::Position = text.parse().map_err(|e| format!("{e}"))?;
+    pos.check(rules)
+        .map_err(|why| format!("position `{text}` cannot arise under rules `{rules}`: {why}"))?;
+    Ok(pos)
+}
