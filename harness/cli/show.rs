@@ -56,8 +56,11 @@ pub fn render(pos: &Position, rules: &Rules) -> String {
         }
         None => s.push_str("in hand:   -\n"),
     }
-    let remaining: Vec<String> = pos.remaining().iter().map(|p| p.to_string()).collect();
-    let _ = writeln!(s, "remaining: {} {}", remaining.len(), remaining.join(" "));
+    let _ = write!(s, "remaining: {}", pos.remaining().len());
+    for p in pos.remaining().iter() {
+        let _ = write!(s, " {p}");
+    }
+    s.push('\n');
     let status = match pos.outcome(rules) {
         Some(Outcome::Win(p)) => format!("game over: the {} wins", player(p)),
         Some(Outcome::Draw) => "game over: draw".to_owned(),
