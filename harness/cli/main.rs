@@ -3,6 +3,8 @@
 //! Each subcommand lives in its own module; this file parses the command line and turns any
 //! error into one line on stderr and exit code 2.
 
+mod bots_file;
+mod match_cmd;
 mod perft_cmd;
 mod show;
 
@@ -22,6 +24,8 @@ struct Cli {
 enum Command {
     /// Count move sequences of each length from 1 to DEPTH (checks and times move generation).
     Perft(perft_cmd::Args),
+    /// Play games between two bot processes and record them.
+    Match(match_cmd::Args),
     /// Print a position as a board diagram with the piece in hand, the remaining pieces and
     /// the game's status.
     Show(show::Args),
@@ -47,6 +51,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft_cmd::run(&args),
         Command::Show(args) => show::run(&args),
+        Command::Match(args) => match_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

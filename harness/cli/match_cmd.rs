@@ -1,0 +1,162 @@
+//! `quads match`: N games between two bots.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use quads_referee::{parse_duration, run_match, time_control, BotSpec, MatchConfig, Settings};
+use quads_rules::Rules;
+
+use crate::bots_file;
+
+/// Arguments of `quads match`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A bot: a name from the bots file, or a command line. Give exactly two.
+    #[arg(long = "bot", value_name = "CMD")]
+    bots: Vec<String>,
+    /// Run bot command lines through `sh -c`.
+    #[arg(long)]
+    shell: bool,
+    /// The bots file that names bots [default: configs/bots.toml, if it exists].
+    #[arg(long, value_name = "FILE")]
+    bots_file: Option<PathBuf>,
+    /// The rules spec.
+    #[arg(long, default_value = "quads", value_parser = crate::perft_cmd::parse_rules)]
+    rules: Rules,
+    /// The limit per move, e.g. 60s, 500ms [default: 60s when no --clock].
+    #[arg(long, value_name = "DURATION")]
+    movetime: Option<String>,
+    /// A game clock, base plus increment per move, e.g. 5m+2s.
+    #[arg(long, value_name = "BASE+INC")]
+    clock: Option<String>,
+    /// How many games; the bots alternate moving first.
+    #[arg(long, default_value_t = 2)]
+    games: u32,
+    /// The match seed; each game's seed is drawn from it.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The folder for games.jsonl and logs/.
+    #[arg(long, default_value = "out/match")]
+    out: PathBuf,
+    /// Keep bots running across games (a bot that failed is restarted).
+    #[arg(long)]
+    keep_alive: bool,
+    /// Time allowed past each move's limit for scheduling delays.
+    #[arg(long, default_value = "50ms", value_name = "DURATION")]
+    margin: String,
+    /// The limit for a bot's handshake.
+    #[arg(long, default_value = "10s", value_name = "DURATION")]
+    handshake_timeout: String,
+    /// The most of a bot's stderr kept per game, in bytes.
+    #[arg(long, default_value_t = 1 << 20)]
+    log_cap: usize,
+    /// Print only the summary.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn resolve(args: &Args) -> Result<[BotSpec; 2], String> {
+    let [a, b] = args.bots.as_slice() else {
+        return Err(format!("give exactly two --bot (got {})", args.bots.len()));
+    };
+    let file = match &args.bots_file {
+        Some(path) => bots_file::read(path)?,
+        None => {
+            let default = PathBuf::from("configs/bots.toml");
+            if default.exists() {
+                bots_file::read(&default)?
+            } else {
+                Vec::new()
+            }
+        }
+    };
+    let spec = |text: &String| -> Result<BotSpec, String> {
+        if let Some(named) = file.iter().find(|b| &b.name == text) {
+            return Ok(named.clone());
+        }
+        Ok(BotSpec {
+            name: text.clone(),
+            command: bots_file::command(text, args.shell, None)?,
+            options: Vec::new(),
+        })
+    };
+    let (mut a, mut b) = (spec(a)?, spec(b)?);
+    if a.name == b.name {
+        a.name.push_str("#1");
+        b.name.push_str("#2");
+    }
+    Ok([a, b])
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let bots = resolve(args)?;
+    let movetime = match (&args.movetime, &args.clock) {
+        (None, None) => Some("60s"),
+        (m, _) => m.as_deref(),
+    };
+    let settings = Settings {
+        rules: args.rules,
+        time: time_control(movetime, args.clock.as_deref())?,
+        margin: parse_duration(&args.margin)?,
+        handshake_timeout: parse_duration(&args.handshake_timeout)?,
+        log_cap: args.log_cap,
+        ..Settings::default()
+    };
+    let config = MatchConfig {
+        bots,
+        settings,
+        games: args.games,
+        seed: args.seed,
+        keep_alive: args.keep_alive,
+        out: args.out.clone(),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let started = std::time::Instant::now();
+    let mut moves = 0usize;
+    let games = config.games;
+    let quiet = args.quiet;
+    let scores = runtime.block_on(run_match(&config, |r| {
+        moves += r.moves.len();
+        if !quiet {
+            let how = match r.failures.first() {
+                Some(f) => format!("{} ({}: {})", r.reason, f.seat, f.detail),
+                None => r.reason.clone(),
+            };
+            println!(
+                "game {}/{games}: {} vs {}: {} {how}, {} moves",
+                r.game,
+                r.first.name,
+                r.second.name,
+                r.result,
+                r.moves.len()
+            );
+        }
+    }));
+    let scores = scores.map_err(|e| e.to_string())?;
+    let elapsed = started.elapsed();
+    for (bot, s) in config.bots.iter().zip(scores) {
+        println!(
+            "{}: {} wins, {} draws, {} losses",
+            bot.name, s.wins, s.draws, s.losses
+        );
+    }
+    println!(
+        "{} games, {moves} moves in {:.2} s ({:.1} µs per move, referee and bots together); records in {}",
+        games,
+        elapsed.as_secs_f64(),
+        per_move(elapsed, moves),
+        config.out.join("games.jsonl").display()
+    );
+    Ok(())
+}
+
+fn per_move(elapsed: Duration, moves: usize) -> f64 {
+    if moves == 0 {
+        0.0
+    } else {
+        elapsed.as_secs_f64() * 1e6 / moves as f64
+    }
+}

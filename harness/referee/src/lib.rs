@@ -1,0 +1,16 @@
+//! The referee: plays Quads games between bot processes over the protocol, enforcing the
+//! rules and the clock, and records every game. A bot that fails in any way loses its game
+//! with the reason recorded; only the user's own mistakes (a command that cannot start, an
+//! option the bot does not have, an unwritable output folder) stop a match.
+
+mod game;
+mod matchrun;
+mod process;
+mod record;
+mod time_control;
+
+pub use game::{describe_exit, play_game, BotSpec, Fault, MatchError, Played, Seat, Settings};
+pub use matchrun::{run_match, MatchConfig, Score};
+pub use process::{group_members, BotCommand, BotProcess, Ended, Log, Reply, SpawnError};
+pub use record::{BotEntry, Failure, GameRecord, Timing};
+pub use time_control::{parse_clock, parse_duration, time_control, Clocks, Describe};

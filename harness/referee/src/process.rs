@@ -1,0 +1,444 @@
+//! Bot processes: start one in a process group of its own, talk to it line by line against a
+//! deadline, and make sure that it and everything it started are gone afterwards.
+//!
+//! Stdout is read by a task of its own into a channel, with a bound on the line length, so that
+//! waiting for a reply is one `select!` over the next line, the deadline and the process's exit:
+//! a hung bot never blocks the referee. Stderr is drained concurrently into a capped in-memory
+//! log, so that a chatty bot never blocks on a full pipe.
+
+use std::path::PathBuf;
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex, Once};
+use std::time::Duration;
+
+use nix::sys::signal::{killpg, Signal};
+use nix::sys::wait::{waitpid, WaitPidFlag};
+use nix::unistd::Pid;
+use quads_protocol::MAX_LINE;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::mpsc;
+use tokio::time::{sleep, sleep_until, timeout, Instant};
+
+/// How to start a bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotCommand {
+    /// The program and its arguments, or with `shell` a single shell command line.
+    pub argv: Vec<String>,
+    /// Run `argv[0]` through `sh -c`.
+    pub shell: bool,
+    /// The working directory, if not the referee's.
+    pub dir: Option<PathBuf>,
+}
+
+impl BotCommand {
+    /// The command as a user would type it.
+    pub fn display(&self) -> String {
+        self.argv.join(" ")
+    }
+}
+
+/// Why a bot could not be started.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start bot `{command}`: {source}")]
+pub struct SpawnError {
+    command: String,
+    #[source]
+    source: std::io::Error,
+}
+
+/// The bot's standard error (and its `info` lines), kept up to a cap; the rest is counted.
+#[derive(Debug, Default)]
+pub struct Log {
+    /// What was kept.
+    pub kept: Vec<u8>,
+    /// Bytes past the cap, not kept.
+    pub dropped: u64,
+    cap: usize,
+}
+
+impl Log {
+    fn push(&mut self, bytes: &[u8]) {
+        let room = self.cap.saturating_sub(self.kept.len());
+        let take = room.min(bytes.len());
+        self.kept.extend_from_slice(&bytes[..take]);
+        self.dropped += (bytes.len() - take) as u64;
+    }
+}
+
+/// What the stdout task hands over.
+enum Event {
+    Line(String),
+    TooLong(String),
+    Closed,
+}
+
+/// What came back while waiting for a reply.
+#[derive(Debug)]
+pub enum Reply {
+    /// A complete line (without its line ending).
+    Line(String),
+    /// A line longer than [`MAX_LINE`]; its start.
+    TooLong(String),
+    /// Nothing complete by the deadline.
+    Timeout,
+    /// Stdout was closed while the process kept running.
+    Closed,
+    /// The process exited.
+    Exited(ExitStatus),
+}
+
+/// How a bot process ended, for the record.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Ended {
+    /// Processes of the bot's group still alive after the bot itself had exited (children that
+    /// outlived it and had to be killed).
+    pub leaked: u32,
+    /// Whether SIGTERM had to be sent to the group.
+    pub terminated: bool,
+    /// Whether SIGKILL had to be sent to the group.
+    pub killed: bool,
+}
+
+/// A running bot.
+pub struct BotProcess {
+    child: Child,
+    pgid: Pid,
+    stdin: Option<ChildStdin>,
+    events: mpsc::Receiver<Event>,
+    stdout_closed: bool,
+    status: Option<ExitStatus>,
+    log: Arc<Mutex<Log>>,
+    readers: Vec<tokio::task::JoinHandle<()>>,
+}
+
+static SUBREAPER: Once = Once::new();
+
+/// Makes this process the reaper of its descendants' orphans: a bot's grandchildren are then
+/// reparented to the referee, which reaps them, rather than to an init that may not.
+fn become_subreaper() {
+    SUBREAPER.call_once(|| {
+        // Linux only; elsewhere orphans go to init as usual.
+        let _ = nix::sys::prctl::set_child_subreaper(true);
+    });
+}
+
+impl BotProcess {
+    /// Starts the bot in a new process group, with piped stdin, stdout and stderr.
+    pub fn spawn(cmd: &BotCommand, log_cap: usize) -> Result<BotProcess, SpawnError> {
+        become_subreaper();
+        let error = |source| SpawnError {
+            command: cmd.display(),
+            source,
+        };
+        let mut command = if cmd.shell {
+            let mut c = Command::new("sh");
+            c.arg("-c").arg(cmd.argv.join(" "));
+            c
+        } else {
+            let Some((program, args)) = cmd.argv.split_first() else {
+                return Err(error(std::io::Error::other("empty command")));
+            };
+            let mut c = Command::new(program);
+            c.args(args);
+            c
+        };
+        if let Some(dir) = &cmd.dir {
+            command.current_dir(dir);
+        }
+        command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        let mut child = command.spawn().map_err(error)?;
+        let pid = child.id().expect("a child that was just started has an id");
+        let pgid = Pid::from_raw(pid as i32);
+        let log = Arc::new(Mutex::new(Log {
+            cap: log_cap,
+            ..Log::default()
+        }));
+        let (tx, events) = mpsc::channel(64);
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let readers = vec![
+            tokio::spawn(read_stdout(stdout, tx, Arc::clone(&log))),
+            tokio::spawn(drain_stderr(stderr, Arc::clone(&log))),
+        ];
+        Ok(BotProcess {
+            stdin: child.stdin.take(),
+            child,
+            pgid,
+            events,
+            stdout_closed: false,
+            status: None,
+            log,
+            readers,
+        })
+    }
+
+    /// The process group id (the bot's pid).
+    pub fn pgid(&self) -> i32 {
+        self.pgid.as_raw()
+    }
+
+    /// Whether the process has been seen to exit.
+    pub fn has_exited(&mut self) -> bool {
+        if self.status.is_none() {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.status = Some(status);
+            }
+        }
+        self.status.is_some()
+    }
+
+    /// Writes one line. On failure, reports how the bot is gone.
+    pub async fn send(&mut self, line: &str) -> Result<(), Reply> {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(self.gone().await);
+        };
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        // A bot that stops reading fills the pipe; do not wait on it forever.
+        let written = timeout(Duration::from_secs(5), async {
+            stdin.write_all(&bytes).await?;
+            stdin.flush().await
+        })
+        .await;
+        match written {
+            Ok(Ok(())) => Ok(()),
+            _ => {
+                self.stdin = None;
+                Err(self.gone().await)
+            }
+        }
+    }
+
+    /// After a failed write: the exit status if the process exits soon, else "closed".
+    async fn gone(&mut self) -> Reply {
+        match self.wait_exit(Duration::from_millis(200)).await {
+            Some(status) => Reply::Exited(status),
+            None => Reply::Closed,
+        }
+    }
+
+    async fn wait_exit(&mut self, grace: Duration) -> Option<ExitStatus> {
+        if let Some(status) = self.status {
+            return Some(status);
+        }
+        if let Ok(Ok(status)) = timeout(grace, self.child.wait()).await {
+            self.status = Some(status);
+        }
+        self.status
+    }
+
+    /// Waits for the next line until `deadline`, the end of stdout, or the process's exit.
+    pub async fn recv(&mut self, deadline: Instant) -> Reply {
+        if self.stdout_closed {
+            return self.gone().await;
+        }
+        let exited = self.status.is_some();
+        tokio::select! {
+            biased;
+            event = self.events.recv() => match event {
+                Some(Event::Line(line)) => Reply::Line(line),
+                Some(Event::TooLong(start)) => Reply::TooLong(start),
+                Some(Event::Closed) | None => {
+                    self.stdout_closed = true;
+                    self.gone().await
+                }
+            },
+            status = self.child.wait(), if !exited => {
+                if let Ok(status) = status {
+                    self.status = Some(status);
+                }
+                // A last line written just before the exit may still be on its way.
+                match timeout(Duration::from_millis(50), self.events.recv()).await {
+                    Ok(Some(Event::Line(line))) => Reply::Line(line),
+                    _ => Reply::Exited(self.status.expect("just set")),
+                }
+            }
+            () = sleep_until(deadline) => Reply::Timeout,
+        }
+    }
+
+    /// Takes what the log has gathered so far (used per game when a bot is kept alive).
+    pub fn take_log(&self) -> Log {
+        let mut log = self.log.lock().expect("log lock");
+        Log {
+            kept: std::mem::take(&mut log.kept),
+            dropped: std::mem::take(&mut log.dropped),
+            cap: log.cap,
+        }
+    }
+
+    /// Ends the bot: `quit`, a grace period, SIGTERM to the group, a grace period, SIGKILL to
+    /// the group. Returns once the bot and everything in its group are gone and reaped.
+    pub async fn shutdown(mut self, grace: Duration) -> (Ended, Log) {
+        let mut ended = Ended::default();
+        if self.stdin.is_some() && self.status.is_none() {
+            let _ = self.send("quit").await;
+        }
+        self.stdin = None; // closing stdin is a second hint
+        self.wait_exit(grace).await;
+        if self.status.is_some() {
+            ended.leaked = group_members(self.pgid).len() as u32;
+        }
+        if self.group_alive() {
+            ended.terminated = true;
+            let _ = killpg(self.pgid, Signal::SIGTERM);
+            self.wait_group(grace).await;
+        }
+        if self.group_alive() {
+            ended.killed = true;
+            let _ = killpg(self.pgid, Signal::SIGKILL);
+            self.wait_group(Duration::from_secs(2)).await;
+        }
+        self.wait_exit(Duration::from_secs(1)).await;
+        reap_orphans(self.pgid);
+        for reader in self.readers.drain(..) {
+            // Every writer of the pipes is dead, so the readers end; bound it all the same.
+            let _ = timeout(Duration::from_millis(500), reader).await;
+        }
+        (ended, self.take_log())
+    }
+
+    fn group_alive(&mut self) -> bool {
+        !self.has_exited() || !group_members(self.pgid).is_empty()
+    }
+
+    /// Waits up to `limit` for the bot and its group to be gone, reaping as it goes.
+    async fn wait_group(&mut self, limit: Duration) {
+        let end = Instant::now() + limit;
+        while Instant::now() < end {
+            self.wait_exit(Duration::from_millis(5)).await;
+            reap_orphans(self.pgid);
+            if !self.group_alive() {
+                return;
+            }
+            sleep(Duration::from_millis(5)).await;
+        }
+    }
+}
+
+/// Live (not zombie) processes in process group `pgid`, read from /proc.
+pub fn group_members(pgid: Pid) -> Vec<i32> {
+    scan_group(pgid)
+        .into_iter()
+        .filter(|p| !p.zombie)
+        .map(|p| p.pid)
+        .collect()
+}
+
+struct ProcInfo {
+    pid: i32,
+    ppid: i32,
+    zombie: bool,
+}
+
+fn scan_group(pgid: Pid) -> Vec<ProcInfo> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_ascii_whitespace().collect();
+        if let [state, ppid, pgrp, ..] = fields[..] {
+            if pgrp.parse() == Ok(pgid.as_raw()) {
+                found.push(ProcInfo {
+                    pid,
+                    ppid: ppid.parse().unwrap_or(0),
+                    zombie: state == "Z" || state == "X",
+                });
+            }
+        }
+    }
+    found
+}
+
+/// Reaps the zombies of group `pgid` that were reparented to this process.
+fn reap_orphans(pgid: Pid) {
+    let me = std::process::id() as i32;
+    for p in scan_group(pgid) {
+        if p.zombie && p.ppid == me && p.pid != pgid.as_raw() {
+            let _ = waitpid(Pid::from_raw(p.pid), Some(WaitPidFlag::WNOHANG));
+        }
+    }
+}
+
+async fn read_stdout(
+    stdout: tokio::process::ChildStdout,
+    tx: mpsc::Sender<Event>,
+    log: Arc<Mutex<Log>>,
+) {
+    let mut reader = BufReader::new(stdout);
+    let mut line: Vec<u8> = Vec::new();
+    loop {
+        let buf = match reader.fill_buf().await {
+            Ok([]) | Err(_) => {
+                let _ = tx.send(Event::Closed).await;
+                return;
+            }
+            Ok(buf) => buf,
+        };
+        let (chunk, complete) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], true),
+            None => (buf, false),
+        };
+        let take = chunk.len().min(MAX_LINE + 1 - line.len().min(MAX_LINE + 1));
+        line.extend_from_slice(&chunk[..take]);
+        let used = chunk.len() + usize::from(complete);
+        reader.consume(used);
+        if line.len() > MAX_LINE {
+            let start = String::from_utf8_lossy(&line[..200]).into_owned();
+            let _ = tx.send(Event::TooLong(start)).await;
+            // Keep draining so the bot never blocks on a full pipe; ignore the rest.
+            let mut sink = [0u8; 8192];
+            while matches!(reader.read(&mut sink).await, Ok(n) if n > 0) {}
+            return;
+        }
+        if complete {
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            let text = String::from_utf8_lossy(&line).into_owned();
+            line.clear();
+            if text.starts_with("info ") || text == "info" {
+                let mut log = log.lock().expect("log lock");
+                log.push(b"stdout: ");
+                log.push(text.as_bytes());
+                log.push(b"\n");
+                continue;
+            }
+            if tx.send(Event::Line(text)).await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+async fn drain_stderr(mut stderr: tokio::process::ChildStderr, log: Arc<Mutex<Log>>) {
+    let mut buf = vec![0u8; 64 * 1024];
+    while let Ok(n) = stderr.read(&mut buf).await {
+        if n == 0 {
+            return;
+        }
+        log.lock().expect("log lock").push(&buf[..n]);
+    }
+}

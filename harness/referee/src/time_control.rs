@@ -1,0 +1,149 @@
+//! Time controls as users write them (`60s`, `500ms`, `5m+2s`) and the clocks of a game.
+
+use std::fmt;
+use std::time::Duration;
+
+use quads_protocol::TimeControl;
+
+/// Parses a duration such as `60s`, `500ms`, `1m30s`, `5m`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    humantime::parse_duration(text.trim())
+        .map_err(|e| format!("bad duration `{text}`: {e} (examples: 60s, 500ms, 5m)"))
+}
+
+/// Parses a game clock, `BASE+INC` or just `BASE`: `5m+2s`, `90s`.
+pub fn parse_clock(text: &str) -> Result<(Duration, Duration), String> {
+    match text.split_once('+') {
+        Some((base, inc)) => Ok((parse_duration(base)?, parse_duration(inc)?)),
+        None => Ok((parse_duration(text)?, Duration::ZERO)),
+    }
+}
+
+/// Builds a time control from the command line's `--movetime` and `--clock`.
+pub fn time_control(movetime: Option<&str>, clock: Option<&str>) -> Result<TimeControl, String> {
+    let mut tc = TimeControl::default();
+    if let Some(m) = movetime {
+        tc.movetime = Some(millis(parse_duration(m)?));
+    }
+    if let Some(c) = clock {
+        let (base, inc) = parse_clock(c)?;
+        tc.base = Some(millis(base));
+        tc.inc = millis(inc);
+    }
+    if tc.movetime.is_none() && tc.base.is_none() {
+        return Err("no time control: give a limit per move, a game clock, or both".into());
+    }
+    if tc.movetime == Some(0) || tc.base == Some(0) {
+        return Err("a time limit must be more than zero".into());
+    }
+    Ok(tc)
+}
+
+fn millis(d: Duration) -> u64 {
+    d.as_millis().try_into().unwrap_or(u64::MAX)
+}
+
+/// A time control as the records and messages print it: `movetime 60000`, `base 300000 inc 2000`.
+pub struct Describe<'a>(pub &'a TimeControl);
+
+impl fmt::Display for Describe<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut sep = "";
+        if let Some(ms) = self.0.movetime {
+            write!(f, "movetime {ms}")?;
+            sep = " ";
+        }
+        if let Some(base) = self.0.base {
+            write!(f, "{sep}base {base} inc {}", self.0.inc)?;
+        }
+        Ok(())
+    }
+}
+
+/// The two clocks of a game, in milliseconds (fractions kept).
+#[derive(Clone, Debug)]
+pub struct Clocks {
+    tc: TimeControl,
+    left: [f64; 2],
+}
+
+impl Clocks {
+    /// Both clocks at their start.
+    pub fn new(tc: TimeControl) -> Clocks {
+        let base = tc.base.unwrap_or(0) as f64;
+        Clocks {
+            tc,
+            left: [base, base],
+        }
+    }
+
+    /// The clock of `seat` (0 first, 1 second), whole milliseconds, if there is one.
+    pub fn left(&self, seat: usize) -> Option<u64> {
+        self.tc.base.map(|_| self.left[seat].max(0.0) as u64)
+    }
+
+    /// The limit for `seat`'s next move.
+    pub fn limit(&self, seat: usize) -> u64 {
+        match (self.tc.movetime, self.left(seat)) {
+            (Some(m), Some(c)) => m.min(c),
+            (Some(m), None) => m,
+            (None, Some(c)) => c,
+            (None, None) => u64::MAX,
+        }
+    }
+
+    /// Charges `seat` for a move that took `ms`, then adds the increment.
+    pub fn charge(&mut self, seat: usize, ms: f64) {
+        if self.tc.base.is_some() {
+            self.left[seat] = (self.left[seat] - ms).max(0.0) + self.tc.inc as f64;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_parse() {
+        let tc = time_control(Some("60s"), None).unwrap();
+        assert_eq!(
+            tc,
+            TimeControl {
+                movetime: Some(60_000),
+                base: None,
+                inc: 0
+            }
+        );
+        let tc = time_control(None, Some("5m+2s")).unwrap();
+        assert_eq!(
+            tc,
+            TimeControl {
+                movetime: None,
+                base: Some(300_000),
+                inc: 2000
+            }
+        );
+        let tc = time_control(Some("500ms"), Some("1m")).unwrap();
+        assert_eq!(Describe(&tc).to_string(), "movetime 500 base 60000 inc 0");
+        assert!(time_control(Some("fast"), None)
+            .unwrap_err()
+            .starts_with("bad duration `fast`"));
+        assert!(time_control(None, None).is_err());
+        assert!(time_control(Some("0s"), None).is_err());
+    }
+
+    #[test]
+    fn clocks_charge_then_add_the_increment() {
+        let mut c = Clocks::new(TimeControl {
+            movetime: Some(10_000),
+            base: Some(5_000),
+            inc: 1_000,
+        });
+        assert_eq!(c.limit(0), 5_000);
+        c.charge(0, 4_500.5);
+        assert_eq!(c.left(0), Some(1_499));
+        assert_eq!(c.limit(0), 1_499);
+        assert_eq!(c.left(1), Some(5_000));
+    }
+}
