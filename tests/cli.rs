@@ -177,3 +177,205 @@ fn show_reports_the_end_of_a_game() {
         "{claimable}"
     );
 }
+
+/// The bundled bots, named in a bots file with absolute paths so that any folder works.
+fn bots_file(q: &Quads) -> String {
+    let target = Path::new(env!("CARGO_BIN_EXE_quads"))
+        .parent()
+        .expect("target folder");
+    let bot = target.join("quads-bot");
+    assert!(
+        bot.exists(),
+        "{} is missing: build the workspace (cargo test --workspace)",
+        bot.display()
+    );
+    let starter = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/starter/python/bot.py");
+    let text = format!(
+        "[[bot]]\nname = \"random\"\ncommand = \"{b} --strategy random\"\n\n\
+         [[bot]]\nname = \"greedy\"\ncommand = \"{b} --strategy greedy\"\n\n\
+         [[bot]]\nname = \"starter\"\ncommand = \"python3 {s}\"\n",
+        b = bot.display(),
+        s = starter.display()
+    );
+    let path = q.dir().join("bots.toml");
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+fn records(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Replays every record's moves through the rules core and checks the recorded end and result.
+fn check_games(records: &[serde_json::Value]) {
+    for r in records {
+        let rules: quads_rules::Rules = r["rules"].as_str().unwrap().parse().unwrap();
+        let mut pos = quads_rules::Position::START;
+        for mv in r["moves"].as_array().unwrap() {
+            let mv: quads_rules::Move = mv.as_str().unwrap().parse().unwrap();
+            pos = pos.play(mv, &rules).unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert_eq!(pos.to_string(), r["end"].as_str().unwrap());
+        let result = match pos.outcome(&rules) {
+            Some(quads_rules::Outcome::Win(quads_rules::Player::First)) => "1-0",
+            Some(quads_rules::Outcome::Win(quads_rules::Player::Second)) => "0-1",
+            Some(quads_rules::Outcome::Draw) => "1/2-1/2",
+            None => panic!("game {} did not end: {r}", r["game"]),
+        };
+        assert_eq!(r["result"], result);
+        assert_eq!(r["failures"].as_array().unwrap().len(), 0, "{r}");
+    }
+}
+
+fn play(
+    q: &Quads,
+    bots: [&str; 2],
+    rules: &str,
+    out: &str,
+    extra: &[&str],
+) -> Vec<serde_json::Value> {
+    play_seeded(q, bots, rules, out, "11", extra)
+}
+
+fn play_seeded(
+    q: &Quads,
+    bots: [&str; 2],
+    rules: &str,
+    out: &str,
+    seed: &str,
+    extra: &[&str],
+) -> Vec<serde_json::Value> {
+    let file = bots_file(q);
+    let mut args = vec![
+        "match",
+        "--bots-file",
+        &file,
+        "--bot",
+        bots[0],
+        "--bot",
+        bots[1],
+        "--rules",
+        rules,
+        "--games",
+        "6",
+        "--movetime",
+        "5s",
+        "--seed",
+        seed,
+        "--out",
+        out,
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    let stdout = q.ok(&args);
+    assert!(stdout.contains("6 games,"), "{stdout}");
+    let records = records(&q.dir().join(out).join("games.jsonl"));
+    assert_eq!(records.len(), 6);
+    records
+}
+
+#[test]
+fn random_and_greedy_play_legal_games_under_every_preset() {
+    let q = Quads::new();
+    for rules in [
+        "quads",
+        "classic",
+        "quads,claim=announce",
+        "classic,traits=color,claim=announce",
+    ] {
+        let games = play(&q, ["random", "greedy"], rules, "m", &[]);
+        check_games(&games);
+        // Seats alternate: random is first in odd games.
+        assert_eq!(games[0]["first"]["name"], "random");
+        assert_eq!(games[1]["first"]["name"], "greedy");
+    }
+}
+
+#[test]
+fn the_python_starter_plays_legal_games() {
+    let q = Quads::new();
+    for rules in ["quads", "classic,claim=announce"] {
+        check_games(&play(&q, ["starter", "greedy"], rules, "m", &[]));
+    }
+}
+
+/// A record without its `timing` key, as text.
+fn without_timing(mut record: serde_json::Value) -> String {
+    record.as_object_mut().unwrap().remove("timing");
+    record.to_string()
+}
+
+#[test]
+fn the_same_seed_gives_the_same_records_apart_from_timing() {
+    let q = Quads::new();
+    let a = play(&q, ["random", "greedy"], "quads", "a", &[]);
+    let b = play(&q, ["random", "greedy"], "quads", "b", &[]);
+    let c = play(&q, ["random", "greedy"], "quads", "c", &["--keep-alive"]);
+    let text =
+        |games: Vec<serde_json::Value>| games.into_iter().map(without_timing).collect::<Vec<_>>();
+    let (a, b, c) = (text(a), text(b), text(c));
+    assert_eq!(a, b);
+    assert_eq!(a, c, "keeping bots alive changes no game");
+    let other = play_seeded(&q, ["random", "greedy"], "quads", "d", "12", &[]);
+    assert_ne!(a, text(other), "another seed plays other games");
+}
+
+#[test]
+fn match_reports_bad_bots_and_arguments_in_one_line() {
+    let q = Quads::new();
+    assert_eq!(
+        q.fails(&[
+            "match",
+            "--bot",
+            "./no-such-bot",
+            "--bot",
+            "./no-such-bot",
+            "--out",
+            "o"
+        ]),
+        "quads: cannot start bot `./no-such-bot`: No such file or directory (os error 2)"
+    );
+    assert_eq!(
+        q.fails(&["match", "--bot", "a"]),
+        "quads: give exactly two --bot (got 1)"
+    );
+    assert_eq!(
+        q.fails(&["match", "--bot", "a", "--bot", "b", "--movetime", "soon"]),
+        "quads: bad duration `soon`: expected number at 0 (examples: 60s, 500ms, 5m)"
+    );
+    let file = bots_file(&q);
+    assert_eq!(
+        q.fails(&[
+            "match",
+            "--bots-file",
+            &file,
+            "--bot",
+            "random",
+            "--bot",
+            "greedy",
+            "--bots-file",
+            &file
+        ]),
+        "quads: the argument '--bots-file <FILE>' cannot be used multiple times"
+    );
+    std::fs::write(
+        q.dir().join("bad.toml"),
+        "[[bot]]\nname = \"x\"\ncomand = \"y\"\n",
+    )
+    .unwrap();
+    let err = q.fails(&[
+        "match",
+        "--bots-file",
+        "bad.toml",
+        "--bot",
+        "x",
+        "--bot",
+        "x",
+    ]);
+    assert!(err.starts_with("quads: bad.toml: "), "{err}");
+    assert!(err.contains("unknown field `comand`"), "{err}");
+}

@@ -9,10 +9,8 @@ LINES = [[r * 4 + c for c in range(4)] for r in range(4)] + [[r * 4 + c for r in
 LINES += [[0, 5, 10, 15], [3, 6, 9, 12]]  # squares are numbered row by row from A1 = 0
 SQUARES = [[r * 4 + c, r * 4 + c + 1, r * 4 + c + 4, r * 4 + c + 5] for r in range(3) for c in range(3)]
 
-
 def bits(piece):  # "BDQF" -> a 4-bit number, one bit per trait
     return sum(LETTERS[i].index(letter) << i for i, letter in enumerate(piece))
-
 
 def wins(board, shapes, traits):  # does a full shape share a trait that counts?
     for shape in shapes:
@@ -20,7 +18,6 @@ def wins(board, shapes, traits):  # does a full shape share a trait that counts?
         if None not in (a, b, c, d) and ~(a ^ b) & ~(a ^ c) & ~(a ^ d) & traits:
             return True
     return False
-
 
 def choose(words, rules):
     rows, hand = words[2], words[3]
@@ -46,12 +43,9 @@ def choose(words, rules):
         return name + (" quarto" if settings.get("claim") == "announce" else "")
     return name if remaining == ["-"] else name + " " + random.choice(remaining)
 
-
 rules = "quads"
 for line in sys.stdin:  # one message per line; answer with print(..., flush=True)
-    words = line.split()
-    if not words:
-        continue
+    words = line.split() or ["(empty)"]
     if words[0] == "quads":
         print("id name python-starter\nquadsok" if words[1] == "1" else "unsupported", flush=True)
     elif words[0] == "isready":

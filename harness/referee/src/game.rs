@@ -94,6 +94,7 @@ pub struct Seat {
     pub spec: BotSpec,
     process: Option<BotProcess>,
     id: Option<String>,
+    last_pgid: Option<i32>,
 }
 
 impl Seat {
@@ -103,12 +104,13 @@ impl Seat {
             spec,
             process: None,
             id: None,
+            last_pgid: None,
         }
     }
 
-    /// The running process's group id, if any.
-    pub fn pgid(&self) -> Option<i32> {
-        self.process.as_ref().map(BotProcess::pgid)
+    /// The process group id of the bot's latest process, running or not.
+    pub fn last_pgid(&self) -> Option<i32> {
+        self.last_pgid
     }
 
     /// Ends the process, if any.
@@ -162,7 +164,10 @@ fn broken(reply: Reply, waiting_for: &str, timeout_reason: &'static str, limit: 
                 truncate(&start, 80)
             ),
         ),
-        Reply::Timeout => fault(timeout_reason, format!("no {waiting_for} within {limit}")),
+        Reply::Timeout => fault(
+            timeout_reason,
+            format!("no {} within {limit}", waiting_for.trim_start_matches("a ")),
+        ),
         Reply::Closed => fault(
             "closed-output",
             format!("stdout closed while waiting for {waiting_for}; the process kept running"),
@@ -288,25 +293,25 @@ async fn prepare(
     game: NewGame,
 ) -> Result<(Result<(), Fault>, Instant), MatchError> {
     if seat.process.is_none() {
-        seat.process = Some(BotProcess::spawn(&seat.spec.command, settings.log_cap)?);
+        let process = BotProcess::spawn(&seat.spec.command, settings.log_cap)?;
+        seat.last_pgid = Some(process.pgid());
+        seat.process = Some(process);
         if let Err(f) = handshake(seat, settings.handshake_timeout).await? {
             return Ok((Err(f), Instant::now()));
         }
     }
     let p = seat.process.as_mut().expect("spawned");
-    let deadline = Instant::now() + settings.setup_timeout;
-    if let Err(gone) = p.send(&ToBot::NewGame(game).to_string()).await {
+    let limit = settings.setup_timeout;
+    let deadline = Instant::now() + limit;
+    // `newgame` and `isready` in one write: one wake-up of the bot instead of two.
+    let lines = format!("{}\n{}", ToBot::NewGame(game), ToBot::IsReady);
+    if let Err(gone) = p.send(&lines).await {
         return Ok((
-            Err(broken(
-                gone,
-                "readyok",
-                "handshake",
-                ms(settings.setup_timeout),
-            )),
+            Err(broken(gone, "readyok", "handshake", ms(limit))),
             Instant::now(),
         ));
     }
-    let result = ready(p, deadline, settings.setup_timeout).await;
+    let result = expect(p, deadline, limit, &FromBot::ReadyOk, |_| Ok(false)).await;
     Ok((result, Instant::now()))
 }
 

@@ -11,6 +11,8 @@ mod time_control;
 
 pub use game::{describe_exit, play_game, BotSpec, Fault, MatchError, Played, Seat, Settings};
 pub use matchrun::{run_match, MatchConfig, Score};
-pub use process::{group_members, BotCommand, BotProcess, Ended, Log, Reply, SpawnError};
+pub use process::{
+    group_exists, group_members, BotCommand, BotProcess, Ended, Log, Reply, SpawnError,
+};
 pub use record::{BotEntry, Failure, GameRecord, Timing};
 pub use time_control::{parse_clock, parse_duration, time_control, Clocks, Describe};

@@ -323,6 +323,11 @@ impl BotProcess {
     }
 }
 
+/// Whether any process of group `pgid` exists, zombies included.
+pub fn group_exists(pgid: i32) -> bool {
+    !scan_group(Pid::from_raw(pgid)).is_empty()
+}
+
 /// Live (not zombie) processes in process group `pgid`, read from /proc.
 pub fn group_members(pgid: Pid) -> Vec<i32> {
     scan_group(pgid)
