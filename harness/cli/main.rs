@@ -6,7 +6,9 @@
 mod bots_file;
 mod match_cmd;
 mod perft_cmd;
+mod ratings_cmd;
 mod show;
+mod tournament_cmd;
 
 use std::process::ExitCode;
 
@@ -26,6 +28,11 @@ enum Command {
     Perft(perft_cmd::Args),
     /// Play games between two bot processes and record them.
     Match(match_cmd::Args),
+    /// Play a tournament from a config: every pairing in every variant, resumable; then write
+    /// results, standings, ratings and charts.
+    Tournament(tournament_cmd::Args),
+    /// Standings, ratings and charts from one or more games.jsonl files.
+    Ratings(ratings_cmd::Args),
     /// Print a position as a board diagram with the piece in hand, the remaining pieces and
     /// the game's status.
     Show(show::Args),
@@ -52,6 +59,12 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft_cmd::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Match(args) => match_cmd::run(&args),
+        Command::Ratings(args) => ratings_cmd::run(&args),
+        Command::Tournament(args) => match tournament_cmd::run_cmd(&args) {
+            Ok(tournament_cmd::Ended::Finished) => Ok(()),
+            Ok(tournament_cmd::Ended::Interrupted) => return ExitCode::from(130),
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

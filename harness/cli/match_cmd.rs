@@ -76,8 +76,9 @@ fn resolve(args: &Args) -> Result<[BotSpec; 2], String> {
         }
         Ok(BotSpec {
             name: text.clone(),
-            command: bots_file::command(text, args.shell, None)?,
+            command: bots_file::command(text, args.shell)?,
             options: Vec::new(),
+            time: None,
         })
     };
     let (mut a, mut b) = (spec(a)?, spec(b)?);

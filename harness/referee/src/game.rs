@@ -24,6 +24,8 @@ pub struct BotSpec {
     pub command: BotCommand,
     /// Options to set after the handshake, by name.
     pub options: Vec<(String, String)>,
+    /// A time control of its own, instead of the match's.
+    pub time: Option<TimeControl>,
 }
 
 /// Limits and sizes that apply to every game.
@@ -343,11 +345,12 @@ pub async fn play_game(
 ) -> Result<Played, MatchError> {
     let started_at = SystemTime::now();
     let clock_start = Instant::now();
+    let times = [first.spec.time, second.spec.time].map(|t| t.unwrap_or(settings.time));
     let newgame = |seat| NewGame {
         rules: settings.rules,
         seat,
         seed,
-        time: settings.time,
+        time: times[usize::from(seat == Player::Second)],
     };
     let (a, b) = tokio::join!(
         prepare(first, settings, newgame(Player::First)),
@@ -375,7 +378,7 @@ pub async fn play_game(
     let mut moves = Vec::new();
     let mut moves_ms = Vec::new();
     let mut last: Option<Move> = None;
-    let mut clocks = Clocks::new(settings.time);
+    let mut clocks = Clocks::new(times);
     if failures.is_empty() {
         while pos.outcome(&settings.rules).is_none() {
             let seat = match pos.to_move() {
@@ -491,9 +494,19 @@ pub async fn play_game(
     let [first_entry, second_entry] = entries;
     let record = GameRecord {
         game,
+        round: None,
+        pair: None,
         rules: settings.rules.to_string(),
         seed,
-        time_control: Describe(&settings.time).to_string(),
+        time_control: if times[0] == times[1] {
+            Describe(&times[0]).to_string()
+        } else {
+            format!(
+                "first {}, second {}",
+                Describe(&times[0]),
+                Describe(&times[1])
+            )
+        },
         start: start.to_string(),
         first: first_entry,
         second: second_entry,

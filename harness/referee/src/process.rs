@@ -110,6 +110,20 @@ pub struct BotProcess {
     status: Option<ExitStatus>,
     log: Arc<Mutex<Log>>,
     readers: Vec<tokio::task::JoinHandle<()>>,
+    /// Set once [`BotProcess::shutdown`] has ended the group.
+    finished: bool,
+}
+
+/// A bot dropped without [`BotProcess::shutdown`] (a game abandoned on Ctrl-C, a task
+/// aborted) is killed with its whole group at once.
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        if !self.finished {
+            let _ = killpg(self.pgid, Signal::SIGKILL);
+            let _ = self.child.try_wait();
+            reap_orphans(self.pgid);
+        }
+    }
 }
 
 static SUBREAPER: Once = Once::new();
@@ -175,6 +189,7 @@ impl BotProcess {
             status: None,
             log,
             readers,
+            finished: false,
         })
     }
 
@@ -298,6 +313,7 @@ impl BotProcess {
         }
         self.wait_exit(Duration::from_secs(1)).await;
         reap_orphans(self.pgid);
+        self.finished = true;
         for reader in self.readers.drain(..) {
             // Every writer of the pipes is dead, so the readers end; bound it all the same.
             let _ = timeout(Duration::from_millis(500), reader).await;

@@ -51,6 +51,13 @@ pub struct Timing {
 pub struct GameRecord {
     /// The game's number in its match or tournament, from 1.
     pub game: u32,
+    /// The tournament round, from 1 (tournaments only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    /// The game pair, from 1: two games from one opening with the seats swapped
+    /// (tournaments only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair: Option<u32>,
     /// The rules spec.
     pub rules: String,
     /// The game's seed, as sent to both bots.

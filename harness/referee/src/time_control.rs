@@ -63,28 +63,25 @@ impl fmt::Display for Describe<'_> {
 /// The two clocks of a game, in milliseconds (fractions kept).
 #[derive(Clone, Debug)]
 pub struct Clocks {
-    tc: TimeControl,
+    tc: [TimeControl; 2],
     left: [f64; 2],
 }
 
 impl Clocks {
-    /// Both clocks at their start.
-    pub fn new(tc: TimeControl) -> Clocks {
-        let base = tc.base.unwrap_or(0) as f64;
-        Clocks {
-            tc,
-            left: [base, base],
-        }
+    /// Both clocks at their start; each seat may have its own time control.
+    pub fn new(tc: [TimeControl; 2]) -> Clocks {
+        let left = tc.map(|t| t.base.unwrap_or(0) as f64);
+        Clocks { tc, left }
     }
 
     /// The clock of `seat` (0 first, 1 second), whole milliseconds, if there is one.
     pub fn left(&self, seat: usize) -> Option<u64> {
-        self.tc.base.map(|_| self.left[seat].max(0.0) as u64)
+        self.tc[seat].base.map(|_| self.left[seat].max(0.0) as u64)
     }
 
     /// The limit for `seat`'s next move.
     pub fn limit(&self, seat: usize) -> u64 {
-        match (self.tc.movetime, self.left(seat)) {
+        match (self.tc[seat].movetime, self.left(seat)) {
             (Some(m), Some(c)) => m.min(c),
             (Some(m), None) => m,
             (None, Some(c)) => c,
@@ -94,8 +91,8 @@ impl Clocks {
 
     /// Charges `seat` for a move that took `ms`, then adds the increment.
     pub fn charge(&mut self, seat: usize, ms: f64) {
-        if self.tc.base.is_some() {
-            self.left[seat] = (self.left[seat] - ms).max(0.0) + self.tc.inc as f64;
+        if self.tc[seat].base.is_some() {
+            self.left[seat] = (self.left[seat] - ms).max(0.0) + self.tc[seat].inc as f64;
         }
     }
 }
@@ -135,15 +132,21 @@ mod tests {
 
     #[test]
     fn clocks_charge_then_add_the_increment() {
-        let mut c = Clocks::new(TimeControl {
+        let tc = TimeControl {
             movetime: Some(10_000),
             base: Some(5_000),
             inc: 1_000,
-        });
+        };
+        let quick = TimeControl {
+            movetime: Some(100),
+            base: None,
+            inc: 0,
+        };
+        let mut c = Clocks::new([tc, quick]);
         assert_eq!(c.limit(0), 5_000);
         c.charge(0, 4_500.5);
         assert_eq!(c.left(0), Some(1_499));
         assert_eq!(c.limit(0), 1_499);
-        assert_eq!(c.left(1), Some(5_000));
+        assert_eq!((c.left(1), c.limit(1)), (None, 100));
     }
 }

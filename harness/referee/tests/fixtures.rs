@@ -30,6 +30,7 @@ fn bot(mode: &[&str]) -> BotSpec {
             dir: None,
         },
         options: Vec::new(),
+        time: None,
     }
 }
 

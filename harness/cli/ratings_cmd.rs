@@ -1,0 +1,49 @@
+//! `quads ratings`: standings and charts from one or more games.jsonl files.
+
+use std::path::PathBuf;
+
+use quads_referee::GameRecord;
+
+/// Arguments of `quads ratings`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// games.jsonl files (from tournaments or matches) to rate together.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Where to write standings and charts.
+    #[arg(long, default_value = "out/ratings")]
+    out: PathBuf,
+    /// The event name in the reports.
+    #[arg(long, default_value = "ratings")]
+    event: String,
+    /// The bootstrap's seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let mut records = Vec::new();
+    for (source, path) in args.files.iter().enumerate() {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let record: GameRecord = serde_json::from_str(line).map_err(|e| {
+                format!("{} line {}: not a game record: {e}", path.display(), i + 1)
+            })?;
+            records.push((source, record));
+        }
+    }
+    if records.is_empty() {
+        return Err("no games in the files given".into());
+    }
+    let report = quads_reports::report::build(&args.event, records, &[], args.seed);
+    quads_reports::export::write_all(&report, &args.out)
+        .map_err(|e| format!("cannot write into {}: {e}", args.out.display()))?;
+    print!("{}", quads_reports::export::table(&report));
+    println!("standings and charts in {}", args.out.display());
+    Ok(())
+}

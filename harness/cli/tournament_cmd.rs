@@ -1,0 +1,187 @@
+//! `quads tournament`: play a config's schedule (resuming if it was stopped), then write
+//! the results, standings and charts.
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use quads_referee::GameRecord;
+use quads_tournament::{cores, read_config, run, schedule, Overrides, RunError, Tournament};
+use tokio::sync::watch;
+
+/// Arguments of `quads tournament`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The tournament config (TOML), e.g. configs/demo.toml.
+    config: PathBuf,
+    /// Replaces the config's seed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Replaces the config's number of games at once.
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Replaces the config's output folder.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Replaces the config's game pairs per pairing.
+    #[arg(long)]
+    pairs: Option<u32>,
+    /// No progress output; print only the final tables.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// How a run ended, for the exit code.
+pub enum Ended {
+    Finished,
+    Interrupted,
+}
+
+pub fn run_cmd(args: &Args) -> Result<Ended, String> {
+    let overrides = Overrides {
+        seed: args.seed,
+        concurrency: args.concurrency,
+        out: args.out.clone(),
+        pairs: args.pairs,
+    };
+    let t = read_config(&args.config, &overrides).map_err(|e| e.to_string())?;
+    if t.concurrency > cores() {
+        eprintln!(
+            "quads: warning: concurrency {} is more than the {} cores here; bots will share cores and think slower",
+            t.concurrency,
+            cores()
+        );
+    }
+    let games = schedule(&t);
+    std::fs::create_dir_all(&t.out)
+        .map_err(|e| format!("cannot create {}: {e}", t.out.display()))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(cores().min(t.concurrency).max(1))
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let (cancel_tx, cancel_rx) = watch::channel(false);
+    let journal = t.out.join("journal.jsonl");
+    let progress = Progress::new(&t, games.len(), args.quiet);
+    let outcome = runtime.block_on(async {
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!("\nquads: stopping: abandoning the games in flight (Ctrl-C again to quit at once)");
+                let _ = cancel_tx.send(true);
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    std::process::exit(130);
+                }
+            }
+        });
+        run(&t, &games, &journal, cancel_rx, |record, done| progress.game(record, done)).await
+    });
+    progress.finish();
+    let records = match outcome {
+        Ok(records) => records,
+        Err(RunError::Interrupted { done, total }) => {
+            eprintln!("quads: interrupted: {done} of {total} games are in {}; run the same command to resume", journal.display());
+            return Ok(Ended::Interrupted);
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    finish(&t, records)?;
+    Ok(Ended::Finished)
+}
+
+/// Writes games.jsonl in schedule order, then every report file, and prints the tables.
+fn finish(t: &Tournament, records: HashMap<u32, GameRecord>) -> Result<(), String> {
+    let mut ordered: Vec<GameRecord> = records.into_values().collect();
+    ordered.sort_by_key(|r| r.game);
+    let text: String = ordered.iter().map(|r| r.to_json() + "\n").collect();
+    write_atomic(&t.out.join("games.jsonl"), text.as_bytes())?;
+    let bots: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
+    let report = quads_reports::report::build(
+        &t.name,
+        ordered.into_iter().map(|r| (0, r)).collect(),
+        &bots,
+        t.seed,
+    );
+    quads_reports::export::write_all(&report, &t.out)
+        .map_err(|e| format!("cannot write reports into {}: {e}", t.out.display()))?;
+    print!("{}", quads_reports::export::table(&report));
+    println!("results, standings and charts in {}", t.out.display());
+    Ok(())
+}
+
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// A progress bar on a terminal, plain lines otherwise, nothing with --quiet.
+struct Progress {
+    bar: Option<ProgressBar>,
+    plain: bool,
+    total: usize,
+    points: std::sync::Mutex<HashMap<String, f64>>,
+}
+
+impl Progress {
+    fn new(t: &Tournament, total: usize, quiet: bool) -> Progress {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = (!quiet && terminal).then(|| {
+            let bar = ProgressBar::new(total as u64);
+            bar.set_style(
+                ProgressStyle::with_template("{bar:30} {pos}/{len} games, ETA {eta} {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        if !quiet {
+            eprintln!(
+                "{}: {} games, {} at once, results in {}",
+                t.name,
+                total,
+                t.concurrency,
+                t.out.display()
+            );
+        }
+        Progress {
+            bar,
+            plain: !quiet && !terminal,
+            total,
+            points: std::sync::Mutex::default(),
+        }
+    }
+
+    fn game(&self, r: &GameRecord, done: usize) {
+        let mut points = self.points.lock().expect("points lock");
+        let (a, b) = match r.result.as_str() {
+            "1-0" => (1.0, 0.0),
+            "0-1" => (0.0, 1.0),
+            _ => (0.5, 0.5),
+        };
+        *points.entry(r.first.name.clone()).or_default() += a;
+        *points.entry(r.second.name.clone()).or_default() += b;
+        let leader = points
+            .iter()
+            .max_by(|x, y| x.1.total_cmp(y.1).then_with(|| y.0.cmp(x.0)))
+            .map(|(name, p)| format!("leader: {name} {p}"))
+            .unwrap_or_default();
+        if let Some(bar) = &self.bar {
+            bar.set_position(done as u64);
+            bar.set_message(leader);
+        } else if self.plain {
+            eprintln!(
+                "game {} ({done}/{}): {} vs {} [{}]: {} {}; {leader}",
+                r.game, self.total, r.first.name, r.second.name, r.rules, r.result, r.reason
+            );
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! The report: everything the exporters print, computed once from the game records.
+
+use std::collections::BTreeMap;
+
+use quads_referee::GameRecord;
+
+use crate::ratings::{bootstrap, fit, Anchor, Intervals, Options, RatedGame};
+
+/// Forfeit reasons, in the order the tables list them.
+pub const FORFEITS: [&str; 7] = [
+    "timeout",
+    "illegal-move",
+    "malformed",
+    "crash",
+    "closed-output",
+    "handshake",
+    "unsupported-version",
+];
+
+/// Bootstrap resamples per fit.
+const SAMPLES: usize = 200;
+
+/// One bot's line in a standings table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The bot.
+    pub bot: String,
+    /// Games played.
+    pub games: u32,
+    /// Won.
+    pub wins: u32,
+    /// Drawn.
+    pub draws: u32,
+    /// Lost.
+    pub losses: u32,
+    /// Points as a percentage of games.
+    pub score_pct: f64,
+    /// Elo.
+    pub elo: f64,
+    /// 95% interval, low end.
+    pub elo_low: f64,
+    /// 95% interval, high end.
+    pub elo_high: f64,
+    /// Games lost by forfeit, per reason (in [`FORFEITS`] order).
+    pub forfeits: [u32; 7],
+}
+
+/// One pairing's line in a pairwise table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairRow {
+    /// The bot.
+    pub bot: String,
+    /// Its opponent.
+    pub opponent: String,
+    /// Games between them.
+    pub games: u32,
+    /// The bot's points.
+    pub points: f64,
+    /// The bot's points as a percentage.
+    pub score_pct: f64,
+    /// Elo difference (bot minus opponent) and its 95% interval.
+    pub diff: (f64, f64, f64),
+    /// Likelihood that the bot is the stronger.
+    pub los: f64,
+}
+
+/// Standings of one variant, or of all games (`variant` is `all`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    /// The rules spec, or `all`.
+    pub variant: String,
+    /// Per bot, in bot order.
+    pub rows: Vec<Row>,
+    /// Per pairing that met.
+    pub pairwise: Vec<PairRow>,
+    /// The fitted first-mover advantage, in Elo.
+    pub first_move: f64,
+}
+
+/// Everything reported.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The event name.
+    pub event: String,
+    /// Bots, in order.
+    pub bots: Vec<String>,
+    /// The games, as given (in schedule order).
+    pub records: Vec<GameRecord>,
+    /// All games, then each variant.
+    pub blocks: Vec<Block>,
+    /// Ratings (all games) after the first `n` games, for n at even steps: (n, ratings).
+    pub convergence: Vec<(usize, Vec<f64>)>,
+}
+
+fn score_of_first(result: &str) -> f64 {
+    match result {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        _ => 0.5,
+    }
+}
+
+/// The game pair a record belongs to: its own, or consecutive games two by two.
+fn pair_of(source: usize, r: &GameRecord) -> u64 {
+    ((source as u64) << 32) | u64::from(r.pair.unwrap_or(r.game.div_ceil(2)))
+}
+
+/// Builds the report. `records` are (source file, record); `bots` fixes the bot order (bots
+/// not listed are added in order of appearance). `seed` seeds the bootstrap.
+pub fn build(event: &str, records: Vec<(usize, GameRecord)>, bots: &[String], seed: u64) -> Report {
+    let mut names: Vec<String> = bots.to_vec();
+    for (_, r) in &records {
+        for n in [&r.first.name, &r.second.name] {
+            if !names.contains(n) {
+                names.push(n.clone());
+            }
+        }
+    }
+    let index = |n: &str| {
+        names
+            .iter()
+            .position(|b| b == n)
+            .expect("every name is listed")
+    };
+    let mut variants: Vec<String> = Vec::new();
+    for (_, r) in &records {
+        if !variants.contains(&r.rules) {
+            variants.push(r.rules.clone());
+        }
+    }
+    let rated: Vec<(String, RatedGame)> = records
+        .iter()
+        .map(|(src, r)| {
+            let g = RatedGame {
+                first: index(&r.first.name),
+                second: index(&r.second.name),
+                score: score_of_first(&r.result),
+                pair: pair_of(*src, r),
+            };
+            (r.rules.clone(), g)
+        })
+        .collect();
+    let opts = Options {
+        anchor: Anchor::Mean(0.0),
+        ..Options::default()
+    };
+    let n = names.len();
+    let mut blocks = Vec::new();
+    for variant in std::iter::once("all".to_owned()).chain(variants.iter().cloned()) {
+        let chosen: Vec<usize> = (0..records.len())
+            .filter(|&i| variant == "all" || rated[i].0 == variant)
+            .collect();
+        let games: Vec<RatedGame> = chosen.iter().map(|&i| rated[i].1).collect();
+        let f = fit(n, &games, &opts);
+        let ci: Intervals = bootstrap(n, &games, &opts, SAMPLES, seed);
+        let mut rows: Vec<Row> = names
+            .iter()
+            .enumerate()
+            .map(|(i, bot)| Row {
+                bot: bot.clone(),
+                games: 0,
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                score_pct: 0.0,
+                elo: f.ratings[i],
+                elo_low: ci.ratings[i].0,
+                elo_high: ci.ratings[i].1,
+                forfeits: [0; 7],
+            })
+            .collect();
+        let mut met: BTreeMap<(usize, usize), (u32, f64)> = BTreeMap::new();
+        for &i in &chosen {
+            let (g, r) = (rated[i].1, &records[i].1);
+            for (bot, score) in [(g.first, g.score), (g.second, 1.0 - g.score)] {
+                let row = &mut rows[bot];
+                row.games += 1;
+                if score > 0.75 {
+                    row.wins += 1;
+                } else if score < 0.25 {
+                    row.losses += 1;
+                } else {
+                    row.draws += 1;
+                }
+            }
+            if let Some(f) = r.failures.first() {
+                let loser = if f.seat == "first" { g.first } else { g.second };
+                if let Some(k) = FORFEITS.iter().position(|x| *x == f.reason) {
+                    rows[loser].forfeits[k] += 1;
+                }
+            }
+            for (a, b, s) in [
+                (g.first, g.second, g.score),
+                (g.second, g.first, 1.0 - g.score),
+            ] {
+                let e = met.entry((a, b)).or_default();
+                e.0 += 1;
+                e.1 += s;
+            }
+        }
+        for row in &mut rows {
+            if row.games > 0 {
+                row.score_pct = 100.0 * (f64::from(row.wins) + 0.5 * f64::from(row.draws))
+                    / f64::from(row.games);
+            }
+        }
+        let pairwise = met
+            .iter()
+            .map(|(&(a, b), &(games, points))| PairRow {
+                bot: names[a].clone(),
+                opponent: names[b].clone(),
+                games,
+                points,
+                score_pct: 100.0 * points / f64::from(games),
+                diff: (
+                    f.ratings[a] - f.ratings[b],
+                    ci.diff[a][b].0,
+                    ci.diff[a][b].1,
+                ),
+                los: ci.los[a][b],
+            })
+            .collect();
+        blocks.push(Block {
+            variant,
+            rows,
+            pairwise,
+            first_move: f.first_move,
+        });
+    }
+    let all: Vec<RatedGame> = rated.iter().map(|(_, g)| *g).collect();
+    let steps = 20.min(all.len());
+    let convergence = (1..=steps)
+        .map(|k| {
+            let upto = all.len() * k / steps;
+            (upto, fit(n, &all[..upto], &opts).ratings)
+        })
+        .collect();
+    Report {
+        event: event.to_owned(),
+        bots: names,
+        records: records.into_iter().map(|(_, r)| r).collect(),
+        blocks,
+        convergence,
+    }
+}

@@ -1,0 +1,384 @@
+//! Tournament configs and bots files (TOML), checked completely before anything runs.
+//!
+//! ```toml
+//! name = "demo"                 # the event name in reports
+//! seed = 2026                   # every random choice flows from it
+//! out = "out/demo"              # the output folder
+//! concurrency = 2               # games at once (default: the number of cores)
+//! format = "round-robin"        # or "gauntlet", with gauntlet = ["bot", ...]
+//! pairs = 4                     # game pairs per pairing per variant
+//! variants = ["quads", "classic"]
+//! keep_alive = true             # reuse bot processes across games
+//! openings = { random_moves = 2 }   # or { file = "configs/openings.txt" }
+//! time = { movetime = "1s", margin = "50ms" }   # and/or clock = "5m+2s"
+//!
+//! [[bot]]
+//! name = "greedy"
+//! command = "target/release/quads-bot --strategy greedy"
+//! time = { movetime = "2s" }    # optional, this bot's own time control
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use quads_protocol::TimeControl;
+use quads_referee::{parse_duration, time_control, BotCommand, BotSpec};
+use quads_rules::{Position, Rules};
+use serde::Deserialize;
+
+/// A problem with a config or bots file: one line saying what and where.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(pub String);
+
+fn err(text: impl Into<String>) -> ConfigError {
+    ConfigError(text.into())
+}
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+struct TimeSection {
+    movetime: Option<String>,
+    clock: Option<String>,
+    margin: Option<String>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct BotEntry {
+    name: String,
+    command: String,
+    #[serde(default)]
+    shell: bool,
+    dir: Option<PathBuf>,
+    #[serde(default)]
+    options: BTreeMap<String, toml::Value>,
+    time: Option<TimeSection>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BotsFile {
+    #[serde(default)]
+    bot: Vec<BotEntry>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct OpeningsSection {
+    random_moves: Option<u32>,
+    file: Option<PathBuf>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+enum FormatName {
+    RoundRobin,
+    Gauntlet,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    name: Option<String>,
+    seed: Option<u64>,
+    out: Option<PathBuf>,
+    concurrency: Option<usize>,
+    format: Option<FormatName>,
+    #[serde(default)]
+    gauntlet: Vec<String>,
+    pairs: Option<u32>,
+    variants: Option<Vec<String>>,
+    keep_alive: Option<bool>,
+    openings: Option<OpeningsSection>,
+    time: Option<TimeSection>,
+    handshake_timeout: Option<String>,
+    log_cap: Option<usize>,
+    #[serde(default)]
+    bot: Vec<BotEntry>,
+}
+
+/// How bots are paired.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Every bot against every other.
+    RoundRobin,
+    /// These bots (by index) against all the others.
+    Gauntlet(Vec<usize>),
+}
+
+/// Where openings come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Openings {
+    /// This many random moves from the start, drawn from the seed, one opening per game pair.
+    Random(u32),
+    /// Positions from a file, used in turn.
+    Listed(Vec<Position>),
+}
+
+/// A tournament, checked and ready to schedule.
+#[derive(Clone, Debug)]
+pub struct Tournament {
+    /// The event name.
+    pub name: String,
+    /// The seed.
+    pub seed: u64,
+    /// The output folder.
+    pub out: PathBuf,
+    /// Games at once.
+    pub concurrency: usize,
+    /// Pairing format.
+    pub format: Format,
+    /// Game pairs per pairing per variant.
+    pub pairs: u32,
+    /// The rule variants, each played in full.
+    pub variants: Vec<Rules>,
+    /// Reuse bot processes across games.
+    pub keep_alive: bool,
+    /// Openings.
+    pub openings: Openings,
+    /// The bots.
+    pub bots: Vec<BotSpec>,
+    /// The default time control.
+    pub time: TimeControl,
+    /// Allowed past each move's limit.
+    pub margin: Duration,
+    /// The handshake limit.
+    pub handshake_timeout: Duration,
+    /// Stderr kept per bot per game.
+    pub log_cap: usize,
+}
+
+/// Command-line overrides of a config.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// Replaces `seed`.
+    pub seed: Option<u64>,
+    /// Replaces `concurrency`.
+    pub concurrency: Option<usize>,
+    /// Replaces `out`.
+    pub out: Option<PathBuf>,
+    /// Replaces `pairs`.
+    pub pairs: Option<u32>,
+}
+
+fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ConfigError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| err(format!("cannot read {}: {e}", path.display())))?;
+    toml::from_str(&text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].lines().count().max(1))
+            .map(|l| format!(" (line {l})"))
+            .unwrap_or_default();
+        err(format!("{}{line}: {}", path.display(), e.message()))
+    })
+}
+
+fn time_section(
+    t: &TimeSection,
+    default_movetime: Option<&str>,
+) -> Result<TimeControl, ConfigError> {
+    let movetime = match (&t.movetime, &t.clock) {
+        (None, None) => default_movetime,
+        (m, _) => m.as_deref(),
+    };
+    time_control(movetime, t.clock.as_deref()).map_err(err)
+}
+
+/// A bot command from one string: split like a shell would, or kept whole for `sh -c`.
+pub fn command(text: &str, shell: bool, dir: Option<PathBuf>) -> Result<BotCommand, ConfigError> {
+    let argv = if shell {
+        vec![text.to_owned()]
+    } else {
+        shlex::split(text).ok_or_else(|| {
+            err(format!(
+                "cannot split bot command `{text}` (unbalanced quotes?)"
+            ))
+        })?
+    };
+    if argv.is_empty() || argv[0].is_empty() {
+        return Err(err("empty bot command"));
+    }
+    Ok(BotCommand { argv, shell, dir })
+}
+
+fn bot_specs(entries: Vec<BotEntry>, path: &Path) -> Result<Vec<BotSpec>, ConfigError> {
+    let mut bots: Vec<BotSpec> = Vec::new();
+    for entry in entries {
+        if bots.iter().any(|b| b.name == entry.name) {
+            return Err(err(format!(
+                "{}: bot `{}` is named twice",
+                path.display(),
+                entry.name
+            )));
+        }
+        let options = entry
+            .options
+            .into_iter()
+            .map(|(k, v)| match v {
+                toml::Value::String(s) => (k, s),
+                other => (k, other.to_string()),
+            })
+            .collect();
+        let time = match &entry.time {
+            Some(t) => Some(
+                time_section(t, None)
+                    .map_err(|e| err(format!("{}: bot `{}`: {e}", path.display(), entry.name)))?,
+            ),
+            None => None,
+        };
+        bots.push(BotSpec {
+            command: command(&entry.command, entry.shell, entry.dir)?,
+            name: entry.name,
+            options,
+            time,
+        });
+    }
+    Ok(bots)
+}
+
+/// The bots a bots file names.
+pub fn read_bots_file(path: &Path) -> Result<Vec<BotSpec>, ConfigError> {
+    let file: BotsFile = parse_toml(path)?;
+    bot_specs(file.bot, path)
+}
+
+/// The number of cores, for the default concurrency.
+pub fn cores() -> usize {
+    std::thread::available_parallelism()
+        .map(usize::from)
+        .unwrap_or(1)
+}
+
+/// Reads and checks a tournament config.
+pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, ConfigError> {
+    let file: ConfigFile = parse_toml(path)?;
+    let at = |text: String| err(format!("{}: {text}", path.display()));
+    let bots = bot_specs(file.bot, path)?;
+    if bots.len() < 2 {
+        return Err(at(format!(
+            "a tournament needs at least two bots, found {}",
+            bots.len()
+        )));
+    }
+    let index = |name: &str| {
+        bots.iter().position(|b| b.name == name).ok_or_else(|| {
+            at(format!(
+                "gauntlet names bot `{name}`, which is not among the bots"
+            ))
+        })
+    };
+    let format = match file.format.unwrap_or(FormatName::RoundRobin) {
+        FormatName::RoundRobin if !file.gauntlet.is_empty() => {
+            return Err(at("`gauntlet` is set but the format is round-robin".into()))
+        }
+        FormatName::RoundRobin => Format::RoundRobin,
+        FormatName::Gauntlet => {
+            let chosen = file
+                .gauntlet
+                .iter()
+                .map(|n| index(n))
+                .collect::<Result<Vec<_>, _>>()?;
+            if chosen.is_empty() || chosen.len() == bots.len() {
+                return Err(at(
+                    "a gauntlet names one or more bots, and not all of them".into()
+                ));
+            }
+            Format::Gauntlet(chosen)
+        }
+    };
+    let variants = file
+        .variants
+        .unwrap_or_else(|| vec!["quads".to_owned()])
+        .iter()
+        .map(|v| {
+            v.parse::<Rules>()
+                .map_err(|e| at(format!("variant `{v}`: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if variants.is_empty() {
+        return Err(at("`variants` is empty".into()));
+    }
+    let openings = match file.openings.unwrap_or_default() {
+        OpeningsSection {
+            random_moves: Some(_),
+            file: Some(_),
+        } => return Err(at("openings take `random_moves` or `file`, not both".into())),
+        OpeningsSection { file: Some(f), .. } => Openings::Listed(read_openings(&f, &variants)?),
+        OpeningsSection { random_moves, .. } => Openings::Random(random_moves.unwrap_or(0)),
+    };
+    let time = file.time.unwrap_or_default();
+    let pairs = overrides.pairs.or(file.pairs).unwrap_or(1);
+    let concurrency = overrides
+        .concurrency
+        .or(file.concurrency)
+        .unwrap_or_else(cores);
+    if pairs == 0 || concurrency == 0 {
+        return Err(at("`pairs` and `concurrency` must be at least 1".into()));
+    }
+    let name = file.name.unwrap_or_else(|| {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "tournament".into())
+    });
+    Ok(Tournament {
+        out: overrides
+            .out
+            .clone()
+            .or(file.out)
+            .unwrap_or_else(|| PathBuf::from("out").join(&name)),
+        name,
+        seed: overrides.seed.or(file.seed).unwrap_or(1),
+        concurrency,
+        format,
+        pairs,
+        variants,
+        keep_alive: file.keep_alive.unwrap_or(true),
+        openings,
+        time: time_section(&time, Some("60s")).map_err(|e| at(e.0))?,
+        margin: parse_duration(time.margin.as_deref().unwrap_or("50ms")).map_err(at)?,
+        handshake_timeout: parse_duration(file.handshake_timeout.as_deref().unwrap_or("10s"))
+            .map_err(at)?,
+        log_cap: file.log_cap.unwrap_or(1 << 20),
+        bots,
+    })
+}
+
+/// An openings file: one position per line in the project's notation; `#` starts a comment.
+fn read_openings(path: &Path, variants: &[Rules]) -> Result<Vec<Position>, ConfigError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| err(format!("cannot read openings {}: {e}", path.display())))?;
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let pos: Position = line
+            .parse()
+            .map_err(|e| err(format!("{} line {}: {e}", path.display(), i + 1)))?;
+        for rules in variants {
+            pos.check(rules).map_err(|why| {
+                err(format!(
+                    "{} line {}: under {rules}: {why}",
+                    path.display(),
+                    i + 1
+                ))
+            })?;
+            if pos.outcome(rules).is_some() {
+                return Err(err(format!(
+                    "{} line {}: the game is already over under {rules}",
+                    path.display(),
+                    i + 1
+                )));
+            }
+        }
+        positions.push(pos);
+    }
+    if positions.is_empty() {
+        return Err(err(format!("{}: no openings", path.display())));
+    }
+    Ok(positions)
+}

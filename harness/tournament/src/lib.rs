@@ -1,0 +1,14 @@
+//! Tournaments: a config names bots, rule variants and a format; the schedule follows from it
+//! and the seed alone; the runner plays it concurrently, appending each game to a journal so
+//! that a stopped run resumes and ends with the same results as one that was never stopped.
+
+pub mod config;
+mod run;
+mod schedule;
+
+pub use config::{
+    command, cores, read_bots_file, read_config, ConfigError, Format, Openings, Overrides,
+    Tournament,
+};
+pub use run::{read_journal, run, RunError};
+pub use schedule::{pairings, random_opening, schedule, Scheduled};

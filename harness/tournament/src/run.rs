@@ -1,0 +1,246 @@
+//! Running a schedule: games at once up to the concurrency, each record appended to the
+//! journal as it ends, so that an interrupted run resumes where it stopped.
+//!
+//! The journal (`journal.jsonl`) gets one complete line per finished game, written with one
+//! `write` and flushed; a line cut short by a crash is ignored on resume. Games in flight when
+//! the run stops are simply played again.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use quads_referee::{play_game, GameRecord, MatchError, Seat, Settings};
+use tokio::sync::{watch, Semaphore};
+use tokio::task::JoinSet;
+
+use crate::config::Tournament;
+use crate::schedule::Scheduled;
+
+/// Why a run stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A user's problem that stops everything (a command that cannot start, a bad option).
+    #[error(transparent)]
+    Match(#[from] MatchError),
+    /// The journal cannot be read or written.
+    #[error("{0}")]
+    Journal(String),
+    /// The output folder holds another tournament's games.
+    #[error("{0}")]
+    Mismatch(String),
+    /// Ctrl-C: finished games are in the journal, running ones were abandoned.
+    #[error(
+        "interrupted: {done} of {total} games are recorded; run the same command again to resume"
+    )]
+    Interrupted {
+        /// Games recorded.
+        done: usize,
+        /// Games scheduled.
+        total: usize,
+    },
+}
+
+/// Reads the finished games of a journal, checking each against the schedule.
+pub fn read_journal(
+    path: &Path,
+    t: &Tournament,
+    schedule: &[Scheduled],
+) -> Result<HashMap<u32, GameRecord>, RunError> {
+    let mut done = HashMap::new();
+    let text = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(done),
+        Err(e) => {
+            return Err(RunError::Journal(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )))
+        }
+    };
+    // Only complete lines count: a crash may have cut the last one short.
+    let complete = match text.iter().rposition(|&b| b == b'\n') {
+        Some(i) => &text[..=i],
+        None => &text[..0],
+    };
+    for line in String::from_utf8_lossy(complete).lines() {
+        let Ok(record) = serde_json::from_str::<GameRecord>(line) else {
+            continue;
+        };
+        let Some(game) = schedule.get((record.game as usize).wrapping_sub(1)) else {
+            return Err(mismatch(path, record.game));
+        };
+        let rules = t.variants[game.variant].to_string();
+        let same = record.rules == rules
+            && record.seed == game.seed
+            && record.start == game.start.to_string()
+            && record.first.name == t.bots[game.first].name
+            && record.second.name == t.bots[game.second].name;
+        if !same {
+            return Err(mismatch(path, record.game));
+        }
+        done.insert(record.game, record);
+    }
+    Ok(done)
+}
+
+fn mismatch(path: &Path, game: u32) -> RunError {
+    RunError::Mismatch(format!(
+        "{} holds game {game} of a different tournament (another config or seed); use another --out or remove the folder",
+        path.display()
+    ))
+}
+
+/// Settings of one variant.
+fn settings(t: &Tournament, variant: usize) -> Settings {
+    Settings {
+        rules: t.variants[variant],
+        time: t.time,
+        margin: t.margin,
+        handshake_timeout: t.handshake_timeout,
+        log_cap: t.log_cap,
+        ..Settings::default()
+    }
+}
+
+/// Idle bot processes, per bot, for reuse across games.
+type Pools = Arc<Mutex<HashMap<usize, Vec<Seat>>>>;
+
+fn take_seat(pools: &Pools, t: &Tournament, bot: usize) -> Seat {
+    let reused = pools
+        .lock()
+        .expect("pool lock")
+        .get_mut(&bot)
+        .and_then(Vec::pop);
+    reused.unwrap_or_else(|| Seat::new(t.bots[bot].clone()))
+}
+
+/// Plays every game of `schedule` not in the journal. Calls `done` for each game as it ends
+/// (in the order they end) and returns all records, old and new.
+pub async fn run(
+    t: &Tournament,
+    schedule: &[Scheduled],
+    journal: &Path,
+    mut cancel: watch::Receiver<bool>,
+    mut done: impl FnMut(&GameRecord, usize),
+) -> Result<HashMap<u32, GameRecord>, RunError> {
+    let mut records = read_journal(journal, t, schedule)?;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(journal)
+        .map_err(|e| RunError::Journal(format!("cannot open {}: {e}", journal.display())))?;
+    let pools: Pools = Arc::default();
+    let permits = Arc::new(Semaphore::new(t.concurrency));
+    type Done = (
+        Result<GameRecord, MatchError>,
+        Seat,
+        Seat,
+        usize,
+        usize,
+        tokio::sync::OwnedSemaphorePermit,
+    );
+    let mut tasks: JoinSet<Done> = JoinSet::new();
+    let todo: Vec<&Scheduled> = schedule
+        .iter()
+        .filter(|g| !records.contains_key(&g.number))
+        .collect();
+    let mut pending = todo.into_iter();
+    let mut outcome = Ok(());
+    let mut exhausted = false;
+    loop {
+        // Start games while permits last.
+        while !exhausted && outcome.is_ok() && !*cancel.borrow() {
+            let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
+                break;
+            };
+            let Some(game) = pending.next() else {
+                exhausted = true;
+                break;
+            };
+            let (mut first, mut second) = (
+                take_seat(&pools, t, game.first),
+                take_seat(&pools, t, game.second),
+            );
+            let settings = settings(t, game.variant);
+            let (keep, game) = (t.keep_alive, game.clone());
+            tasks.spawn(async move {
+                let played = play_game(
+                    &mut first,
+                    &mut second,
+                    &settings,
+                    game.number,
+                    game.seed,
+                    game.start,
+                    keep,
+                )
+                .await;
+                let record = played.map(|p| GameRecord {
+                    round: Some(game.round),
+                    pair: Some(game.pair),
+                    ..p.record
+                });
+                // The permit goes back with the seats, once they are in the pool again, so
+                // that the next game reuses these processes instead of starting new ones.
+                (record, first, second, game.first, game.second, permit)
+            });
+        }
+        if tasks.is_empty() {
+            break;
+        }
+        let joined = tokio::select! {
+            joined = tasks.join_next() => joined,
+            changed = cancel.changed() => {
+                if changed.is_ok() && *cancel.borrow() {
+                    // Abandon the games in flight: dropping them kills their bots' groups.
+                    tasks.abort_all();
+                    while tasks.join_next().await.is_some() {}
+                    break;
+                }
+                continue;
+            }
+        };
+        let Some(Ok((played, first, second, a, b, permit))) = joined else {
+            continue;
+        };
+        match played {
+            Ok(record) => {
+                let line = record.to_json() + "\n";
+                if let Err(e) = file.write_all(line.as_bytes()).and_then(|()| file.flush()) {
+                    outcome = Err(RunError::Journal(format!(
+                        "cannot append to {}: {e}",
+                        journal.display()
+                    )));
+                }
+                done(&record, records.len() + 1);
+                records.insert(record.game, record);
+                let mut pools = pools.lock().expect("pool lock");
+                pools.entry(a).or_default().push(first);
+                pools.entry(b).or_default().push(second);
+                drop(permit);
+            }
+            Err(e) => {
+                if outcome.is_ok() {
+                    outcome = Err(e.into());
+                }
+            }
+        }
+    }
+    let idle: Vec<Seat> = pools
+        .lock()
+        .expect("pool lock")
+        .drain()
+        .flat_map(|(_, seats)| seats)
+        .collect();
+    for mut seat in idle {
+        seat.stop(std::time::Duration::from_millis(250)).await;
+    }
+    outcome?;
+    if records.len() < schedule.len() {
+        return Err(RunError::Interrupted {
+            done: records.len(),
+            total: schedule.len(),
+        });
+    }
+    Ok(records)
+}
