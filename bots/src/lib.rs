@@ -92,8 +92,19 @@ fn greedy(go: &Go, rules: &Rules, rng: &mut ChaCha8Rng) -> Option<Move> {
     (!safe.is_empty()).then(|| safe[pick(rng, safe.len())])
 }
 
-/// Plays the protocol on stdin/stdout until `quit` or end of input.
-pub fn run(name: &str, mut strategy: Strategy) -> io::Result<()> {
+/// Keeps the CPU busy for `how_long`, as a searching engine would.
+fn think(how_long: std::time::Duration) {
+    let start = std::time::Instant::now();
+    let mut x = 0u64;
+    while start.elapsed() < how_long {
+        for _ in 0..1000 {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+    }
+}
+
+/// Plays the protocol on stdin/stdout until `quit` or end of input, thinking `delay` per move.
+pub fn run(name: &str, mut strategy: Strategy, delay: std::time::Duration) -> io::Result<()> {
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     let mut rules = Rules::QUADS;
@@ -164,6 +175,9 @@ pub fn run(name: &str, mut strategy: Strategy) -> io::Result<()> {
                 rng = ChaCha8Rng::seed_from_u64(game.seed ^ (seat << 63));
             }
             ToBot::Go(go) => {
+                if !delay.is_zero() {
+                    think(delay);
+                }
                 let mv = strategy.choose(&go, &rules, &mut rng);
                 say(&mut out, FromBot::Move(mv))?;
             }

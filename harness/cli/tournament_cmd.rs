@@ -65,6 +65,7 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
     let (cancel_tx, cancel_rx) = watch::channel(false);
     let journal = t.out.join("journal.jsonl");
     let progress = Progress::new(&t, games.len(), args.quiet);
+    let started = std::time::Instant::now();
     let outcome = runtime.block_on(async {
         tokio::spawn(async move {
             if tokio::signal::ctrl_c().await.is_ok() {
@@ -86,7 +87,11 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
         }
         Err(e) => return Err(e.to_string()),
     };
+    let played = records.len();
     finish(&t, records)?;
+    if !args.quiet {
+        eprintln!("{}", stats(played, started.elapsed()));
+    }
     Ok(Ended::Finished)
 }
 
@@ -184,4 +189,32 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// Throughput and the referee's own cost: its CPU time against its bots' (reaped children),
+/// and its peak memory.
+fn stats(games: usize, elapsed: Duration) -> String {
+    use nix::sys::resource::{getrusage, UsageWho};
+    let cpu = |who| {
+        getrusage(who)
+            .map(|u| {
+                let t =
+                    |tv: nix::sys::time::TimeVal| tv.tv_sec() as f64 + tv.tv_usec() as f64 / 1e6;
+                (t(u.user_time()) + t(u.system_time()), u.max_rss())
+            })
+            .unwrap_or((0.0, 0))
+    };
+    let (referee, rss_kib) = cpu(UsageWho::RUSAGE_SELF);
+    let (bots, _) = cpu(UsageWho::RUSAGE_CHILDREN);
+    let share = if bots > 0.0 {
+        format!(" ({:.1}% of the bots')", 100.0 * referee / bots)
+    } else {
+        String::new()
+    };
+    format!(
+        "{games} games in {:.2} s ({:.1} games/s); referee CPU {referee:.2} s{share}, bots CPU {bots:.2} s; referee peak memory {:.1} MiB",
+        elapsed.as_secs_f64(),
+        games as f64 / elapsed.as_secs_f64().max(1e-9),
+        rss_kib as f64 / 1024.0
+    )
 }

@@ -1,4 +1,6 @@
-//! `quads-bot [--strategy first|random|greedy] [--name NAME]`: a bot for Quads Arena.
+//! `quads-bot [--strategy first|random|greedy] [--name NAME] [--think-ms MS]`: a bot for Quads
+//! Arena. `--think-ms` makes it compute (busily, on its CPU) for that long before each move, to
+//! stand in for a real engine in benchmarks and tests; its moves do not change.
 
 use std::process::ExitCode;
 
@@ -7,6 +9,7 @@ use quads_bots::Strategy;
 fn main() -> ExitCode {
     let mut strategy = Strategy::Random;
     let mut name = None;
+    let mut think = std::time::Duration::ZERO;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let value = args.next();
@@ -20,11 +23,15 @@ fn main() -> ExitCode {
                 }
             },
             ("--name", Some(v)) => name = Some(v),
+            ("--think-ms", Some(v)) => match v.parse() {
+                Ok(ms) => think = std::time::Duration::from_millis(ms),
+                Err(_) => return usage(&format!("--think-ms takes whole milliseconds, not `{v}`")),
+            },
             _ => return usage(&format!("unexpected argument `{arg}`")),
         }
     }
     let name = name.unwrap_or_else(|| strategy.name().to_owned());
-    match quads_bots::run(&name, strategy) {
+    match quads_bots::run(&name, strategy, think) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("quads-bot: {e}");
@@ -35,7 +42,7 @@ fn main() -> ExitCode {
 
 fn usage(problem: &str) -> ExitCode {
     eprintln!(
-        "quads-bot: {problem}; usage: quads-bot [--strategy first|random|greedy] [--name NAME]"
+        "quads-bot: {problem}; usage: quads-bot [--strategy first|random|greedy] [--name NAME] [--think-ms MS]"
     );
     ExitCode::from(2)
 }

@@ -109,3 +109,112 @@ pub fn schedule(t: &Tournament) -> Vec<Scheduled> {
     }
     games
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::time::Duration;
+
+    use proptest::prelude::*;
+    use quads_protocol::TimeControl;
+    use quads_referee::{BotCommand, BotSpec};
+
+    use super::*;
+
+    fn tournament(
+        bots: usize,
+        pairs: u32,
+        variants: usize,
+        gauntlet: Option<usize>,
+        random_moves: u32,
+        seed: u64,
+    ) -> Tournament {
+        let all = [
+            Rules::QUADS,
+            Rules::CLASSIC,
+            "quads,claim=announce".parse().unwrap(),
+        ];
+        Tournament {
+            name: "t".into(),
+            seed,
+            out: "out".into(),
+            concurrency: 1,
+            format: match gauntlet {
+                Some(g) => Format::Gauntlet((0..g).collect()),
+                None => Format::RoundRobin,
+            },
+            pairs,
+            variants: all[..variants].to_vec(),
+            keep_alive: true,
+            openings: Openings::Random(random_moves),
+            bots: (0..bots)
+                .map(|i| BotSpec {
+                    name: format!("bot{i}"),
+                    command: BotCommand {
+                        argv: vec!["x".into()],
+                        shell: false,
+                        dir: None,
+                    },
+                    options: Vec::new(),
+                    time: None,
+                })
+                .collect(),
+            time: TimeControl {
+                movetime: Some(1000),
+                base: None,
+                inc: 0,
+            },
+            margin: Duration::from_millis(50),
+            handshake_timeout: Duration::from_secs(1),
+            log_cap: 1,
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn schedules_are_pure_complete_and_paired(
+            bots in 2usize..6, pairs in 1u32..4, variants in 1usize..4, gauntlet in proptest::option::of(1usize..2),
+            moves in 0u32..4, seed in any::<u64>()
+        ) {
+            let t = tournament(bots, pairs, variants, gauntlet, moves, seed);
+            let s = schedule(&t);
+            prop_assert_eq!(&s, &schedule(&t), "the same config gives the same schedule");
+            let pairings = pairings(&t).len();
+            let expected = match gauntlet { Some(g) => g * (bots - g), None => bots * (bots - 1) / 2 };
+            prop_assert_eq!(pairings, expected);
+            prop_assert_eq!(s.len(), 2 * pairings * variants * pairs as usize);
+            // Games come two by two: same pair, opening, variant and round, seats swapped.
+            for (i, two) in s.chunks(2).enumerate() {
+                let (a, b) = (&two[0], &two[1]);
+                prop_assert_eq!((a.pair, b.pair), (i as u32 + 1, i as u32 + 1));
+                prop_assert_eq!((a.first, a.second), (b.second, b.first));
+                prop_assert_eq!((a.start, a.variant, a.round), (b.start, b.variant, b.round));
+                prop_assert_eq!(a.start.placed() + u32::from(a.start.hand().is_some()), moves.min(16), "{} random opening moves", moves);
+                prop_assert!(a.start.outcome(&t.variants[a.variant]).is_none());
+            }
+            // Each pairing plays each variant 2 * pairs times, half from each seat.
+            let mut count: BTreeMap<(usize, usize, usize), u32> = BTreeMap::new();
+            for g in &s {
+                *count.entry((g.variant, g.first, g.second)).or_default() += 1;
+            }
+            prop_assert!(count.values().all(|&c| c == pairs));
+            prop_assert_eq!(s.iter().map(|g| g.number).collect::<Vec<_>>(), (1..=s.len() as u32).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn another_seed_gives_other_openings_and_seeds() {
+        let (a, b) = (
+            schedule(&tournament(3, 2, 2, None, 3, 1)),
+            schedule(&tournament(3, 2, 2, None, 3, 2)),
+        );
+        assert_ne!(
+            a.iter().map(|g| g.seed).collect::<Vec<_>>(),
+            b.iter().map(|g| g.seed).collect::<Vec<_>>()
+        );
+        assert_ne!(
+            a.iter().map(|g| g.start).collect::<Vec<_>>(),
+            b.iter().map(|g| g.start).collect::<Vec<_>>()
+        );
+    }
+}

@@ -1,0 +1,407 @@
+//! `quads tournament` and `quads ratings`, run for real: the demo config, determinism across
+//! concurrency, resuming after SIGKILL, Ctrl-C, and config errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The folder that holds the quads and quads-bot binaries of this build.
+fn bin_dir() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_quads"))
+        .parent()
+        .expect("target folder")
+        .to_owned()
+}
+
+/// A config from `configs/NAME` with bot paths pointed at this build's binaries.
+fn config(dir: &Path, name: &str, edit: impl Fn(String) -> String) -> PathBuf {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("configs").join(name)).unwrap();
+    let bot = bin_dir().join("quads-bot");
+    assert!(
+        bot.exists(),
+        "{} is missing: build the workspace",
+        bot.display()
+    );
+    let text = text
+        .replace("target/release/quads-bot", &bot.display().to_string())
+        .replace(
+            "bots/starter/python/bot.py",
+            &format!("{ROOT}/bots/starter/python/bot.py"),
+        );
+    let path = dir.join(name);
+    std::fs::write(&path, edit(text)).unwrap();
+    path
+}
+
+fn quads(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_quads"));
+    c.args(args).current_dir(ROOT);
+    c
+}
+
+fn run_ok(args: &[&str]) -> Output {
+    let out = quads(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "quads {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn tournament(config: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    run_ok(&args)
+}
+
+/// games.jsonl with every record's `timing` removed.
+fn games_without_timing(out: &Path) -> Vec<String> {
+    std::fs::read_to_string(out.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("timing");
+            v.to_string()
+        })
+        .collect()
+}
+
+fn csv_rows(path: &Path) -> Vec<csv::StringRecord> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    reader.records().map(Result::unwrap).collect()
+}
+
+#[test]
+fn the_demo_gives_exact_standings_and_readable_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = config(tmp.path(), "demo.toml", |t| t);
+    let out = tmp.path().join("out");
+    let printed = String::from_utf8(tournament(&cfg, &out, &[]).stdout).unwrap();
+    assert!(
+        printed.starts_with("all variants (first-mover advantage"),
+        "{printed}"
+    );
+
+    let standings = csv_rows(&out.join("standings.csv"));
+    let wdl = |variant: &str| -> Vec<(String, String)> {
+        standings
+            .iter()
+            .filter(|r| &r[0] == variant)
+            .map(|r| (r[1].to_owned(), format!("{}/{}/{}", &r[3], &r[4], &r[5])))
+            .collect()
+    };
+    let expect = |list: &[(&str, &str)]| {
+        list.iter()
+            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        wdl("all"),
+        expect(&[
+            ("first", "31/1/40"),
+            ("random", "7/1/64"),
+            ("greedy", "71/1/0"),
+            ("python-starter", "33/1/38")
+        ])
+    );
+    assert_eq!(
+        wdl("quads"),
+        expect(&[
+            ("first", "10/0/14"),
+            ("random", "2/0/22"),
+            ("greedy", "24/0/0"),
+            ("python-starter", "12/0/12")
+        ])
+    );
+
+    // Every file parses, and they agree with each other.
+    let games: Vec<serde_json::Value> = std::fs::read_to_string(out.join("games.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 144);
+    assert!(
+        games.iter().enumerate().all(|(i, g)| g["game"] == i + 1),
+        "games.jsonl is in schedule order"
+    );
+    let results = csv_rows(&out.join("results.csv"));
+    assert_eq!(results.len(), 144);
+    for (g, r) in games.iter().zip(&results) {
+        assert_eq!(
+            (
+                g["result"].as_str().unwrap(),
+                g["first"]["name"].as_str().unwrap()
+            ),
+            (&r[6], &r[4])
+        );
+    }
+    assert_eq!(
+        csv_rows(&out.join("pairwise.csv"))
+            .iter()
+            .filter(|r| &r[0] == "all")
+            .count(),
+        12
+    );
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    let pgn_results: Vec<&str> = pgn
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Result \""))
+        .map(|l| l.trim_end_matches("\"]"))
+        .collect();
+    assert_eq!(
+        pgn_results,
+        results
+            .iter()
+            .map(|r| r[6].to_owned())
+            .collect::<Vec<_>>()
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(pgn.matches("[Event \"demo\"]").count(), 144);
+    for chart in ["elo", "crosstable", "convergence"] {
+        let svg = std::fs::read_to_string(out.join(format!("{chart}.svg"))).unwrap();
+        assert!(
+            svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+            "{chart}.svg"
+        );
+        let png = std::fs::read(out.join(format!("{chart}.png"))).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{chart}.png");
+        assert_eq!(
+            (&png[16..20], &png[20..24]),
+            (&900u32.to_be_bytes()[..], &540u32.to_be_bytes()[..])
+        );
+    }
+
+    // quads ratings on the same games, with the same seed, gives the same standings.
+    let again = tmp.path().join("again");
+    let games_file = out.join("games.jsonl");
+    run_ok(&[
+        "ratings",
+        games_file.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+        "--seed",
+        "2026",
+        "--event",
+        "demo",
+    ]);
+    for file in ["standings.csv", "pairwise.csv", "elo.svg"] {
+        assert_eq!(
+            std::fs::read(out.join(file)).unwrap(),
+            std::fs::read(again.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn concurrency_does_not_change_the_results() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = config(tmp.path(), "demo.toml", |t| t);
+    let (one, four) = (tmp.path().join("one"), tmp.path().join("four"));
+    tournament(&cfg, &one, &["--concurrency", "1"]);
+    tournament(&cfg, &four, &["--concurrency", "4"]);
+    assert_eq!(games_without_timing(&one), games_without_timing(&four));
+    let same = [
+        "standings.csv",
+        "pairwise.csv",
+        "games.pgn",
+        "standings.txt",
+        "elo.svg",
+        "elo.png",
+        "crosstable.svg",
+        "convergence.png",
+    ];
+    for file in same {
+        assert_eq!(
+            std::fs::read(one.join(file)).unwrap(),
+            std::fs::read(four.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    let no_duration = |dir: &Path| {
+        csv_rows(&dir.join("results.csv"))
+            .iter()
+            .map(|r| r.iter().take(9).collect::<Vec<_>>().join(","))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(no_duration(&one), no_duration(&four));
+}
+
+/// A slower tournament: bots think 15 ms a move, so a run takes a couple of seconds.
+fn slow_config(dir: &Path, marker: &str) -> PathBuf {
+    config(dir, "bench.toml", |t| {
+        t.replace("pairs = 50", "pairs = 2").replace(
+            "--strategy random\"",
+            &format!("--strategy random --think-ms 15 --name {marker}\""),
+        )
+    })
+}
+
+fn journal_lines(out: &Path) -> usize {
+    std::fs::read_to_string(out.join("journal.jsonl"))
+        .map(|t| t.matches('\n').count())
+        .unwrap_or(0)
+}
+
+/// Waits (bounded) until the journal holds `n` games.
+fn wait_for_games(out: &Path, n: usize) {
+    let end = Instant::now() + Duration::from_secs(60);
+    while journal_lines(out) < n {
+        assert!(
+            Instant::now() < end,
+            "the tournament never reached {n} games"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if cmd.contains(marker) {
+                found.push(cmd);
+            }
+        }
+    }
+    found
+}
+
+fn start(cfg: &Path, out: &Path) -> std::process::Child {
+    quads(&[
+        "tournament",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--concurrency",
+        "2",
+    ])
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap()
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_to_the_same_results() {
+    let tmp = tempfile::tempdir().unwrap();
+    let marker = format!("kill-{}", std::process::id());
+    let cfg = slow_config(tmp.path(), &marker);
+    let (whole, killed) = (tmp.path().join("whole"), tmp.path().join("killed"));
+    tournament(&cfg, &whole, &["--concurrency", "2"]);
+    let total = games_without_timing(&whole).len();
+    assert_eq!(total, 24);
+
+    let mut child = start(&cfg, &killed);
+    wait_for_games(&killed, 5);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let recorded = journal_lines(&killed);
+    assert!(
+        (5..total).contains(&recorded),
+        "{recorded} games recorded before the kill"
+    );
+    assert!(
+        !killed.join("games.jsonl").exists(),
+        "no final file from an unfinished run"
+    );
+    // The orphaned bots see their stdin close and exit by themselves.
+    let end = Instant::now() + Duration::from_secs(10);
+    while !processes_with(&marker).is_empty() {
+        assert!(
+            Instant::now() < end,
+            "bots outlived the killed referee: {:?}",
+            processes_with(&marker)
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+
+    tournament(&cfg, &killed, &["--concurrency", "2"]);
+    assert_eq!(games_without_timing(&killed), games_without_timing(&whole));
+    assert_eq!(
+        std::fs::read(killed.join("standings.csv")).unwrap(),
+        std::fs::read(whole.join("standings.csv")).unwrap()
+    );
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_the_run_resumes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let marker = format!("ctrlc-{}", std::process::id());
+    let cfg = slow_config(tmp.path(), &marker);
+    let out = tmp.path().join("out");
+    let mut child = start(&cfg, &out);
+    wait_for_games(&out, 3);
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("quads: interrupted: "), "{stderr}");
+    assert!(
+        processes_with(&marker).is_empty(),
+        "bots left behind: {:?}",
+        processes_with(&marker)
+    );
+    let recorded = journal_lines(&out);
+    assert!((3..24).contains(&recorded), "{recorded}");
+    tournament(&cfg, &out, &["--concurrency", "2"]);
+    assert_eq!(games_without_timing(&out).len(), 24);
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = quads(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "quads {args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err.trim_end().to_owned()
+}
+
+#[test]
+fn config_errors_are_one_line_before_anything_runs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("never");
+    let bad = |edit: &dyn Fn(String) -> String| {
+        let cfg = config(tmp.path(), "demo.toml", edit);
+        fails(&[
+            "tournament",
+            cfg.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let err = bad(&|t| t.replace("pairs = 4", "pairs = 4\nrounds = 2"));
+    assert!(err.ends_with("demo.toml (line 8): unknown field `rounds`, expected one of `name`, `seed`, `out`, `concurrency`, `format`, `gauntlet`, `pairs`, `variants`, `keep_alive`, `openings`, `time`, `handshake_timeout`, `log_cap`, `bot`"), "{err}");
+    let err = bad(&|t| {
+        t.replace(
+            "format = \"round-robin\"",
+            "format = \"gauntlet\"\ngauntlet = [\"greedier\"]",
+        )
+    });
+    assert!(
+        err.ends_with("demo.toml: gauntlet names bot `greedier`, which is not among the bots"),
+        "{err}"
+    );
+    let err = bad(&|t| t.replace("\"classic\",", "\"clasic\","));
+    assert!(err.ends_with("demo.toml: variant `clasic`: unknown rules preset `clasic` (a rules spec starts with quads or classic)"), "{err}");
+    assert!(!out.exists(), "nothing ran");
+}
