@@ -346,7 +346,7 @@ fn ctrl_c_stops_cleanly_and_the_run_resumes() {
     let marker = format!("ctrlc-{}", std::process::id());
     let cfg = slow_config(tmp.path(), &marker);
     let out = tmp.path().join("out");
-    let mut child = start(&cfg, &out);
+    let child = start(&cfg, &out);
     wait_for_games(&out, 3);
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(child.id() as i32),
