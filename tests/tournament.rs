@@ -204,6 +204,40 @@ fn the_demo_gives_exact_standings_and_readable_files() {
             "{file}"
         );
     }
+    // Anchored at a named bot: its rating and interval are exactly the anchor.
+    let anchored = tmp.path().join("anchored");
+    let games = games_file.to_str().unwrap();
+    run_ok(&[
+        "ratings",
+        games,
+        "--out",
+        anchored.to_str().unwrap(),
+        "--anchor",
+        "random=1000",
+    ]);
+    let rows = csv_rows(&anchored.join("standings.csv"));
+    let random = rows
+        .iter()
+        .find(|r| &r[0] == "all" && &r[1] == "random")
+        .unwrap();
+    assert_eq!(
+        (&random[7], &random[8], &random[9]),
+        ("1000.0", "1000.0", "1000.0")
+    );
+    let err = quads(&[
+        "ratings",
+        games,
+        "--out",
+        anchored.to_str().unwrap(),
+        "--anchor",
+        "nobody=0",
+    ])
+    .output()
+    .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&err.stderr),
+        "quads: the anchor `nobody` is not among the bots\n"
+    );
 }
 
 #[test]
@@ -403,5 +437,15 @@ fn config_errors_are_one_line_before_anything_runs() {
     );
     let err = bad(&|t| t.replace("\"classic\",", "\"clasic\","));
     assert!(err.ends_with("demo.toml: variant `clasic`: unknown rules preset `clasic` (a rules spec starts with quads or classic)"), "{err}");
+    let err = bad(&|t| {
+        t.replace(
+            "concurrency = 2",
+            "concurrency = 2\nanchor = { bot = \"grumpy\", elo = 1500 }",
+        )
+    });
+    assert!(
+        err.ends_with("demo.toml: the anchor names bot `grumpy`, which is not among the bots"),
+        "{err}"
+    );
     assert!(!out.exists(), "nothing ran");
 }

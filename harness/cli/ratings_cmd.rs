@@ -19,6 +19,20 @@ pub struct Args {
     /// The bootstrap's seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Pin a bot's rating, e.g. `greedy=1500` (otherwise the mean rating is 0).
+    #[arg(long, value_name = "BOT=ELO", value_parser = parse_anchor)]
+    anchor: Option<(String, f64)>,
+}
+
+fn parse_anchor(text: &str) -> Result<(String, f64), String> {
+    let (bot, elo) = text
+        .split_once('=')
+        .ok_or("expected BOT=ELO, e.g. greedy=1500")?;
+    let elo = elo
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{elo}` is not a rating"))?;
+    Ok((bot.trim().to_owned(), elo))
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
@@ -40,7 +54,8 @@ pub fn run(args: &Args) -> Result<(), String> {
     if records.is_empty() {
         return Err("no games in the files given".into());
     }
-    let report = quads_reports::report::build(&args.event, records, &[], args.seed);
+    let anchor = args.anchor.as_ref().map(|(bot, elo)| (bot.as_str(), *elo));
+    let report = quads_reports::report::build(&args.event, records, &[], args.seed, anchor)?;
     quads_reports::export::write_all(&report, &args.out)
         .map_err(|e| format!("cannot write into {}: {e}", args.out.display()))?;
     print!("{}", quads_reports::export::table(&report));

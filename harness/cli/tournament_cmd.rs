@@ -102,12 +102,14 @@ fn finish(t: &Tournament, records: HashMap<u32, GameRecord>) -> Result<(), Strin
     let text: String = ordered.iter().map(|r| r.to_json() + "\n").collect();
     write_atomic(&t.out.join("games.jsonl"), text.as_bytes())?;
     let bots: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
+    let anchor = t.anchor.as_ref().map(|(bot, elo)| (bot.as_str(), *elo));
     let report = quads_reports::report::build(
         &t.name,
         ordered.into_iter().map(|r| (0, r)).collect(),
         &bots,
         t.seed,
-    );
+        anchor,
+    )?;
     quads_reports::export::write_all(&report, &t.out)
         .map_err(|e| format!("cannot write reports into {}: {e}", t.out.display()))?;
     print!("{}", quads_reports::export::table(&report));

@@ -106,8 +106,16 @@ fn pair_of(source: usize, r: &GameRecord) -> u64 {
 }
 
 /// Builds the report. `records` are (source file, record); `bots` fixes the bot order (bots
-/// not listed are added in order of appearance). `seed` seeds the bootstrap.
-pub fn build(event: &str, records: Vec<(usize, GameRecord)>, bots: &[String], seed: u64) -> Report {
+/// not listed are added in order of appearance). `seed` seeds the bootstrap. `anchor` pins a
+/// named bot at a rating; without it the mean rating is 0. An anchor naming a bot that played
+/// no game is an error.
+pub fn build(
+    event: &str,
+    records: Vec<(usize, GameRecord)>,
+    bots: &[String],
+    seed: u64,
+    anchor: Option<(&str, f64)>,
+) -> Result<Report, String> {
     let mut names: Vec<String> = bots.to_vec();
     for (_, r) in &records {
         for n in [&r.first.name, &r.second.name] {
@@ -140,8 +148,18 @@ pub fn build(event: &str, records: Vec<(usize, GameRecord)>, bots: &[String], se
             (r.rules.clone(), g)
         })
         .collect();
+    let anchor = match anchor {
+        None => Anchor::Mean(0.0),
+        Some((name, elo)) => Anchor::Bot(
+            names
+                .iter()
+                .position(|b| b == name)
+                .ok_or_else(|| format!("the anchor `{name}` is not among the bots"))?,
+            elo,
+        ),
+    };
     let opts = Options {
-        anchor: Anchor::Mean(0.0),
+        anchor,
         ..Options::default()
     };
     let n = names.len();
@@ -235,11 +253,11 @@ pub fn build(event: &str, records: Vec<(usize, GameRecord)>, bots: &[String], se
             (upto, fit(n, &all[..upto], &opts).ratings)
         })
         .collect();
-    Report {
+    Ok(Report {
         event: event.to_owned(),
         bots: names,
         records: records.into_iter().map(|(_, r)| r).collect(),
         blocks,
         convergence,
-    }
+    })
 }

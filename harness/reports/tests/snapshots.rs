@@ -72,7 +72,9 @@ fn report() -> Report {
         games.into_iter().map(|g| (0, g)).collect(),
         &["alpha".into(), "beta".into(), "gamma".into()],
         5,
+        None,
     )
+    .unwrap()
 }
 
 fn text(file: &str) -> String {

@@ -11,6 +11,7 @@
 //! keep_alive = true             # reuse bot processes across games
 //! openings = { random_moves = 2 }   # or { file = "configs/openings.txt" }
 //! time = { movetime = "1s", margin = "50ms" }   # and/or clock = "5m+2s"
+//! anchor = { bot = "greedy", elo = 1500 }       # optional; otherwise the mean rating is 0
 //!
 //! [[bot]]
 //! name = "greedy"
@@ -95,8 +96,16 @@ struct ConfigFile {
     time: Option<TimeSection>,
     handshake_timeout: Option<String>,
     log_cap: Option<usize>,
+    anchor: Option<AnchorSection>,
     #[serde(default)]
     bot: Vec<BotEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnchorSection {
+    bot: String,
+    elo: f64,
 }
 
 /// How bots are paired.
@@ -148,6 +157,8 @@ pub struct Tournament {
     pub handshake_timeout: Duration,
     /// Stderr kept per bot per game.
     pub log_cap: usize,
+    /// Ratings pin this bot at this Elo (otherwise the mean is 0).
+    pub anchor: Option<(String, f64)>,
 }
 
 /// Command-line overrides of a config.
@@ -301,6 +312,18 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
     if variants.is_empty() {
         return Err(at("`variants` is empty".into()));
     }
+    let anchor = match file.anchor {
+        Some(a) => {
+            index(&a.bot).map_err(|_| {
+                at(format!(
+                    "the anchor names bot `{}`, which is not among the bots",
+                    a.bot
+                ))
+            })?;
+            Some((a.bot, a.elo))
+        }
+        None => None,
+    };
     let openings = match file.openings.unwrap_or_default() {
         OpeningsSection {
             random_moves: Some(_),
@@ -342,6 +365,7 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
         handshake_timeout: parse_duration(file.handshake_timeout.as_deref().unwrap_or("10s"))
             .map_err(at)?,
         log_cap: file.log_cap.unwrap_or(1 << 20),
+        anchor,
         bots,
     })
 }

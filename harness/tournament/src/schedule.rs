@@ -167,6 +167,7 @@ mod tests {
             margin: Duration::from_millis(50),
             handshake_timeout: Duration::from_secs(1),
             log_cap: 1,
+            anchor: None,
         }
     }
 
