@@ -1,13 +1,21 @@
 //! Bots that play over the protocol: a blocking read-eval-print driver ([`run`]) and the
-//! strategies it can drive. Every random choice comes from the game's seed, so the same seed
-//! gives the same game.
+//! strategies it can drive, from random play to an exact endgame solver, with five named
+//! difficulty levels. Every random choice comes from the game's seed, so the same seed gives
+//! the same game (given the same time to think).
+
+pub mod mcts;
+pub mod search;
 
 use std::io::{self, BufRead, Write};
 
+use std::time::{Duration, Instant};
+
 use quads_protocol::{FromBot, Go, IdKey, OptionDecl, OptionType, ToBot, VERSION};
-use quads_rules::{Claim, Move, Player, Rules, Then};
+use quads_rules::{Claim, Move, Player, Position, Rules, Then};
+
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use search::{Search, Table};
 
 /// How a bot picks its moves.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -19,37 +27,150 @@ pub enum Strategy {
     /// Wins at once when it can (claiming under `claim=announce`), otherwise never gives a
     /// piece that lets the opponent win at once while a safe one exists, otherwise random.
     Greedy,
+    /// Alpha-beta to this many turns, safe gives only; ties broken at random.
+    Minimax(u32),
+    /// Monte Carlo tree search with this many playouts.
+    Mcts(u32),
+    /// The exact solver once at most `SOLVE_EMPTY` squares are empty; before that, MCTS with
+    /// this many playouts.
+    Solver(u32),
 }
 
+/// The solver takes over when this many squares or fewer are empty.
+pub const SOLVE_EMPTY: u32 = 9;
+
+/// The five difficulty levels, weakest first.
+pub const LEVELS: [Strategy; 5] = [
+    Strategy::Random,
+    Strategy::Greedy,
+    Strategy::Minimax(3),
+    Strategy::Mcts(2000),
+    Strategy::Solver(10_000),
+];
+
 impl Strategy {
-    /// The strategy's name on the command line and as the `strategy` option.
-    pub fn name(self) -> &'static str {
+    /// The strategy's name on the command line and as the `strategy` option: `first`,
+    /// `random`, `greedy`, `minimax-D`, `mcts-N`, `solver-N`, or `level-1` to `level-5`.
+    pub fn name(self) -> String {
         match self {
-            Strategy::First => "first",
-            Strategy::Random => "random",
-            Strategy::Greedy => "greedy",
+            Strategy::First => "first".into(),
+            Strategy::Random => "random".into(),
+            Strategy::Greedy => "greedy".into(),
+            Strategy::Minimax(d) => format!("minimax-{d}"),
+            Strategy::Mcts(n) => format!("mcts-{n}"),
+            Strategy::Solver(n) => format!("solver-{n}"),
         }
     }
 
     /// The strategy with this name.
     pub fn from_name(name: &str) -> Option<Strategy> {
-        [Strategy::First, Strategy::Random, Strategy::Greedy]
-            .into_iter()
-            .find(|s| s.name() == name)
-    }
-
-    /// Picks a move for the state in `go`.
-    pub fn choose(self, go: &Go, rules: &Rules, rng: &mut ChaCha8Rng) -> Move {
-        let moves = go.position.legal_moves(rules);
-        assert!(!moves.is_empty(), "asked to move in a finished game");
-        match self {
-            Strategy::First => moves[0],
-            Strategy::Random => moves[pick(rng, moves.len())],
-            Strategy::Greedy => {
-                greedy(go, rules, rng).unwrap_or_else(|| moves[pick(rng, moves.len())])
-            }
+        let number = |prefix: &str| {
+            name.strip_prefix(prefix)
+                .and_then(|n| n.parse::<u32>().ok())
+                .filter(|&n| n > 0)
+        };
+        match name {
+            "first" => Some(Strategy::First),
+            "random" => Some(Strategy::Random),
+            "greedy" => Some(Strategy::Greedy),
+            "minimax" => Some(Strategy::Minimax(3)),
+            "mcts" => Some(Strategy::Mcts(2000)),
+            "solver" => Some(Strategy::Solver(10_000)),
+            _ => number("level-")
+                .and_then(|l| LEVELS.get(l as usize - 1).copied())
+                .or_else(|| number("minimax-").map(Strategy::Minimax))
+                .or_else(|| number("mcts-").map(Strategy::Mcts))
+                .or_else(|| number("solver-").map(Strategy::Solver)),
         }
     }
+
+    /// Picks a move for the state in `go`, thinking until `deadline` at most.
+    pub fn choose(self, go: &Go, rules: &Rules, rng: &mut ChaCha8Rng, deadline: Instant) -> Move {
+        let moves = go.position.legal_moves(rules);
+        assert!(!moves.is_empty(), "asked to move in a finished game");
+        let pos = &go.position;
+        // Claiming an overlooked win always wins; every strategy but random and first does.
+        let thinking = !matches!(self, Strategy::First | Strategy::Random);
+        if thinking && moves.contains(&Move::Claim) {
+            return Move::Claim;
+        }
+        let searched = match self {
+            Strategy::First => return moves[0],
+            Strategy::Random => return moves[pick(rng, moves.len())],
+            Strategy::Greedy => None,
+            Strategy::Minimax(depth) => {
+                let mut s = Search::new(rules, Some(deadline), None);
+                s.best(pos, Some(depth), rng.next_u64()).map(|f| f.mv)
+            }
+            Strategy::Mcts(playouts) => mcts_move(pos, rules, playouts, deadline, rng),
+            Strategy::Solver(playouts) => {
+                let solved = (pos.board().empty().len() <= SOLVE_EMPTY).then(|| {
+                    let mut table = Table::new(64);
+                    let mut s = Search::new(rules, Some(deadline), Some(&mut table));
+                    s.best(pos, None, rng.next_u64()).map(|f| f.mv)
+                });
+                solved
+                    .flatten()
+                    .or_else(|| mcts_move(pos, rules, playouts, deadline, rng))
+            }
+        };
+        let mv = searched
+            .or_else(|| greedy(go, rules, rng))
+            .unwrap_or_else(|| moves[pick(rng, moves.len())]);
+        announce(mv, pos, rules)
+    }
+}
+
+/// Under `claim=announce`, a winning placement must say so.
+fn announce(mv: Move, pos: &Position, rules: &Rules) -> Move {
+    match (mv, pos.hand()) {
+        (
+            Move::Place {
+                to,
+                then: Then::Nothing,
+            },
+            Some(hand),
+        ) if rules.claim == Claim::Announce && pos.board().completes(to, hand, rules) => {
+            Move::Place {
+                to,
+                then: Then::Quarto,
+            }
+        }
+        _ => mv,
+    }
+}
+
+fn mcts_move(
+    pos: &Position,
+    rules: &Rules,
+    playouts: u32,
+    deadline: Instant,
+    rng: &mut ChaCha8Rng,
+) -> Option<Move> {
+    let hand = pos.hand()?;
+    let board = pos.board();
+    if let Some(to) = board.threats(rules).winning_squares(hand).iter().next() {
+        return Some(Move::Place {
+            to,
+            then: Then::Nothing,
+        });
+    }
+    if pos.remaining().is_empty() {
+        return None;
+    }
+    let ((to, give), _) = mcts::search(
+        board,
+        hand,
+        pos.remaining(),
+        rules,
+        playouts,
+        Some(deadline),
+        rng,
+    );
+    Some(Move::Place {
+        to,
+        then: Then::Give(give),
+    })
 }
 
 /// A uniform index below `n` (multiply-shift; the bias is below 2^-56 for the sizes here).
@@ -90,6 +211,16 @@ fn greedy(go: &Go, rules: &Rules, rng: &mut ChaCha8Rng) -> Option<Move> {
         }
     }
     (!safe.is_empty()).then(|| safe[pick(rng, safe.len())])
+}
+
+/// The time to spend on this move: 40% of the move's limit, and at most a twentieth of the
+/// clock, less 20 ms for reading, writing and the referee's own delays.
+fn budget(go: &Go) -> Duration {
+    let mut ms = go.movetime as f64 * 0.4;
+    if let Some(clock) = go.time {
+        ms = ms.min(clock as f64 / 20.0);
+    }
+    Duration::from_micros(((ms - 20.0).max(1.0) * 1000.0) as u64)
 }
 
 /// Keeps the CPU busy for `how_long`, as a searching engine would.
@@ -151,7 +282,7 @@ pub fn run(name: &str, mut strategy: Strategy, delay: std::time::Duration) -> io
                     FromBot::Option(OptionDecl {
                         name: "strategy".to_owned(),
                         kind: OptionType::String,
-                        default: strategy.name().to_owned(),
+                        default: strategy.name(),
                     }),
                 )?;
                 say(&mut out, FromBot::QuadsOk)?;
@@ -175,10 +306,11 @@ pub fn run(name: &str, mut strategy: Strategy, delay: std::time::Duration) -> io
                 rng = ChaCha8Rng::seed_from_u64(game.seed ^ (seat << 63));
             }
             ToBot::Go(go) => {
+                let received = Instant::now();
                 if !delay.is_zero() {
                     think(delay);
                 }
-                let mv = strategy.choose(&go, &rules, &mut rng);
+                let mv = strategy.choose(&go, &rules, &mut rng, received + budget(&go));
                 say(&mut out, FromBot::Move(mv))?;
             }
             ToBot::Quit => break,

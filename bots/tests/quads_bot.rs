@@ -39,11 +39,22 @@ fn every_strategy_shakes_hands_and_plays_legal_moves() {
             pos.remaining().iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
         )
     };
-    for strategy in ["first", "random", "greedy"] {
+    for strategy in [
+        "first",
+        "random",
+        "greedy",
+        "minimax-2",
+        "mcts-200",
+        "solver-200",
+        "level-3",
+        "level-4",
+        "level-5",
+    ] {
         for rules in ["quads", "classic,claim=announce"] {
             let input = format!("quads 1\nisready\n{}quit\n", go(rules));
             let lines = converse(&["--strategy", strategy], &input);
-            assert_eq!(lines[0], format!("id name {strategy}"));
+            let canonical = quads_bots::Strategy::from_name(strategy).unwrap().name();
+            assert_eq!(lines[0], format!("id name {canonical}"));
             assert!(lines.contains(&"quadsok".to_owned()));
             assert_eq!(lines.iter().filter(|l| *l == "readyok").count(), 2);
             let reply: FromBot = lines.last().unwrap().parse().unwrap();
@@ -53,9 +64,9 @@ fn every_strategy_shakes_hands_and_plays_legal_moves() {
             let r: Rules = rules.parse().unwrap();
             pos.play(mv, &r)
                 .unwrap_or_else(|e| panic!("{strategy} under {rules}: {e}"));
-            if strategy == "greedy" {
+            if !["first", "random"].contains(&strategy) {
                 let expected = if rules == "quads" { "D1" } else { "D1 quarto" };
-                assert_eq!(mv.to_string(), expected, "greedy takes the win");
+                assert_eq!(mv.to_string(), expected, "{strategy} takes the win");
             }
         }
     }
@@ -73,4 +84,55 @@ fn the_strategy_can_be_set_as_an_option() {
     let lines = converse(&["--strategy", "random"], input);
     assert!(lines.contains(&"option name strategy type string default random".to_owned()));
     assert_eq!(lines.last().unwrap(), "readyok");
+}
+
+#[test]
+fn every_level_plays_whole_games_legally_under_every_variant() {
+    use quads_bots::{Strategy, LEVELS};
+    use quads_protocol::Go;
+    use rand_chacha::rand_core::SeedableRng;
+    use std::time::{Duration, Instant};
+    for spec in [
+        "quads",
+        "classic",
+        "classic,traits=color",
+        "quads,claim=announce",
+    ] {
+        let rules: Rules = spec.parse().unwrap();
+        for (i, level) in LEVELS.iter().enumerate() {
+            // Each level against the level below it (level 1 against itself), both seats.
+            let other = LEVELS[i.saturating_sub(1)];
+            for (first, second) in [(*level, other), (other, *level)] {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(i as u64);
+                let mut pos = Position::START;
+                let mut turns = 0;
+                while pos.outcome(&rules).is_none() {
+                    let mover: Strategy = if pos.to_move() == quads_rules::Player::First {
+                        first
+                    } else {
+                        second
+                    };
+                    let go = Go {
+                        position: pos,
+                        remaining: pos.remaining(),
+                        last: None,
+                        time: None,
+                        optime: None,
+                        movetime: 1000,
+                    };
+                    let mv = mover.choose(
+                        &go,
+                        &rules,
+                        &mut rng,
+                        Instant::now() + Duration::from_millis(50),
+                    );
+                    pos = pos
+                        .play(mv, &rules)
+                        .unwrap_or_else(|e| panic!("{} under {spec}: {e}", mover.name()));
+                    turns += 1;
+                }
+                assert!(turns <= 18);
+            }
+        }
+    }
 }

@@ -8,6 +8,8 @@ mod match_cmd;
 mod perft_cmd;
 mod ratings_cmd;
 mod show;
+mod solve_cmd;
+mod sprt_cmd;
 mod tournament_cmd;
 
 use std::process::ExitCode;
@@ -26,6 +28,8 @@ struct Cli {
 enum Command {
     /// Count move sequences of each length from 1 to DEPTH (checks and times move generation).
     Perft(perft_cmd::Args),
+    /// The exact value of a position under perfect play, a best move, and the search's size.
+    Solve(solve_cmd::Args),
     /// Play games between two bot processes and record them.
     Match(match_cmd::Args),
     /// Play a tournament from a config: every pairing in every variant, resumable; then write
@@ -33,6 +37,12 @@ enum Command {
     Tournament(tournament_cmd::Args),
     /// Standings, ratings and charts from one or more games.jsonl files.
     Ratings(ratings_cmd::Args),
+    /// Sequential probability ratio test: is the first bot stronger than the second by ELO1?
+    /// Exit 0 when H1 is accepted, 1 when H0 is, 2 when the pair limit is reached undecided.
+    Sprt(sprt_cmd::Args),
+    /// An SPRT for each bot of a ladder config against the one below it; exits non-zero naming
+    /// the first rung that fails.
+    Ladder(sprt_cmd::LadderArgs),
     /// Print a position as a board diagram with the piece in hand, the remaining pieces and
     /// the game's status.
     Show(show::Args),
@@ -59,7 +69,16 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft_cmd::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Match(args) => match_cmd::run(&args),
+        Command::Solve(args) => solve_cmd::run(&args),
         Command::Ratings(args) => ratings_cmd::run(&args),
+        Command::Sprt(args) => match sprt_cmd::run_cmd(&args) {
+            Ok(code) => return ExitCode::from(code),
+            Err(e) => Err(e),
+        },
+        Command::Ladder(args) => match sprt_cmd::ladder(&args) {
+            Ok(code) => return ExitCode::from(code),
+            Err(e) => Err(e),
+        },
         Command::Tournament(args) => match tournament_cmd::run_cmd(&args) {
             Ok(tournament_cmd::Ended::Finished) => Ok(()),
             Ok(tournament_cmd::Ended::Interrupted) => return ExitCode::from(130),

@@ -1,4 +1,4 @@
-//! `quads-bot [--strategy first|random|greedy] [--name NAME] [--think-ms MS]`: a bot for Quads
+//! `quads-bot [--strategy NAME | --level 1..5] [--name NAME] [--think-ms MS]`: a bot for Quads
 //! Arena. `--think-ms` makes it compute (busily, on its CPU) for that long before each move, to
 //! stand in for a real engine in benchmarks and tests; its moves do not change.
 
@@ -23,6 +23,10 @@ fn main() -> ExitCode {
                 }
             },
             ("--name", Some(v)) => name = Some(v),
+            ("--level", Some(v)) => match Strategy::from_name(&format!("level-{v}")) {
+                Some(s) => strategy = s,
+                None => return usage(&format!("--level takes 1 to 5, not `{v}`")),
+            },
             ("--think-ms", Some(v)) => match v.parse() {
                 Ok(ms) => think = std::time::Duration::from_millis(ms),
                 Err(_) => return usage(&format!("--think-ms takes whole milliseconds, not `{v}`")),
@@ -30,7 +34,7 @@ fn main() -> ExitCode {
             _ => return usage(&format!("unexpected argument `{arg}`")),
         }
     }
-    let name = name.unwrap_or_else(|| strategy.name().to_owned());
+    let name = name.unwrap_or_else(|| strategy.name());
     match quads_bots::run(&name, strategy, think) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -42,7 +46,7 @@ fn main() -> ExitCode {
 
 fn usage(problem: &str) -> ExitCode {
     eprintln!(
-        "quads-bot: {problem}; usage: quads-bot [--strategy first|random|greedy] [--name NAME] [--think-ms MS]"
+        "quads-bot: {problem}; usage: quads-bot [--strategy NAME | --level 1..5] [--name NAME] [--think-ms MS]"
     );
     ExitCode::from(2)
 }

@@ -1,6 +1,7 @@
-//! Reports from game records: ratings, standings, tables, CSV, PGN and charts.
+//! Reports from game records: ratings, standings, tables, CSV, PGN and charts; and the SPRT.
 
 pub mod charts;
 pub mod export;
 pub mod ratings;
 pub mod report;
+pub mod sprt;

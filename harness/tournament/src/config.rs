@@ -97,8 +97,35 @@ struct ConfigFile {
     handshake_timeout: Option<String>,
     log_cap: Option<usize>,
     anchor: Option<AnchorSection>,
+    sprt: Option<SprtSection>,
     #[serde(default)]
     bot: Vec<BotEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SprtSection {
+    elo0: f64,
+    elo1: f64,
+    alpha: Option<f64>,
+    beta: Option<f64>,
+    max_pairs: Option<u32>,
+}
+
+/// SPRT settings of a ladder config: each rung tests "this bot is stronger than the one
+/// below by `elo1`" against "by `elo0`".
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtSettings {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// False acceptance of H1.
+    pub alpha: f64,
+    /// False acceptance of H0.
+    pub beta: f64,
+    /// Game pairs at most per rung.
+    pub max_pairs: u32,
 }
 
 #[derive(Deserialize)]
@@ -159,6 +186,8 @@ pub struct Tournament {
     pub log_cap: usize,
     /// Ratings pin this bot at this Elo (otherwise the mean is 0).
     pub anchor: Option<(String, f64)>,
+    /// SPRT settings (ladder configs).
+    pub sprt: Option<SprtSettings>,
 }
 
 /// Command-line overrides of a config.
@@ -324,6 +353,20 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
         }
         None => None,
     };
+    let sprt = match file.sprt {
+        Some(x) => {
+            let settings = SprtSettings {
+                elo0: x.elo0,
+                elo1: x.elo1,
+                alpha: x.alpha.unwrap_or(0.05),
+                beta: x.beta.unwrap_or(0.05),
+                max_pairs: x.max_pairs.unwrap_or(1000),
+            };
+            check_sprt(&settings).map_err(at)?;
+            Some(settings)
+        }
+        None => None,
+    };
     let openings = match file.openings.unwrap_or_default() {
         OpeningsSection {
             random_moves: Some(_),
@@ -366,6 +409,7 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
             .map_err(at)?,
         log_cap: file.log_cap.unwrap_or(1 << 20),
         anchor,
+        sprt,
         bots,
     })
 }
@@ -405,4 +449,23 @@ fn read_openings(path: &Path, variants: &[Rules]) -> Result<Vec<Position>, Confi
         return Err(err(format!("{}: no openings", path.display())));
     }
     Ok(positions)
+}
+
+/// Checks SPRT settings: elo0 below elo1, error rates strictly between 0 and 1/2.
+pub fn check_sprt(s: &SprtSettings) -> Result<(), String> {
+    if s.elo0.partial_cmp(&s.elo1) != Some(std::cmp::Ordering::Less) {
+        return Err(format!(
+            "sprt: elo0 ({}) must be below elo1 ({})",
+            s.elo0, s.elo1
+        ));
+    }
+    for (name, v) in [("alpha", s.alpha), ("beta", s.beta)] {
+        if !(v > 0.0 && v < 0.5) {
+            return Err(format!("sprt: {name} must be between 0 and 0.5, not {v}"));
+        }
+    }
+    if s.max_pairs == 0 {
+        return Err("sprt: max_pairs must be at least 1".into());
+    }
+    Ok(())
 }

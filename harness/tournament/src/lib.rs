@@ -7,8 +7,8 @@ mod run;
 mod schedule;
 
 pub use config::{
-    command, cores, read_bots_file, read_config, ConfigError, Format, Openings, Overrides,
-    Tournament,
+    check_sprt, command, cores, read_bots_file, read_config, ConfigError, Format, Openings,
+    Overrides, SprtSettings, Tournament,
 };
 pub use run::{read_journal, run, RunError};
 pub use schedule::{pairings, random_opening, schedule, Scheduled};

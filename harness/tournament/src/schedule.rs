@@ -168,6 +168,7 @@ mod tests {
             handshake_timeout: Duration::from_secs(1),
             log_cap: 1,
             anchor: None,
+            sprt: None,
         }
     }
 

@@ -1,0 +1,64 @@
+//! Search speed: MCTS playouts per second and solver nodes per second, on fixed positions.
+//! `cargo bench -p quads-bots --bench search` (one core; prints one line per measurement).
+
+use std::time::Instant;
+
+use quads_bots::mcts;
+use quads_bots::search::{describe, Search, Table};
+use quads_rules::{Position, Rules};
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn main() {
+    let classic = [
+        ".SDQF../SLRF.BLRF./BLRHBDRH.SDQH/SLQF.SLQH. BDQF",
+        "...SDQF/SDQHBDQF.BLQH/.SDRH.BLQF/..BDQH. BDRH",
+        ".SDQF../BDQF..SLRH/BDRH.SLQHBLQF/.... SLQF",
+    ];
+    let quads = [
+        ".SDQF../SLRF.BLRF./BLRHBDRH.SDQH/SLQF.SLQH. BDQF",
+        "SLRH.SDQF./BDRF.../.SDRF.SLQF/..SDRHBLQH BDRH",
+        "..BLQHBDRF/BLQFSLQH../..BDQF./.SDQF.. BLRH",
+    ];
+    for (name, rules, endgames) in [
+        ("quads", Rules::QUADS, quads),
+        ("classic", Rules::CLASSIC, classic),
+    ] {
+        // MCTS from an early position: two pieces placed.
+        let early: Position = "..../..BDRF./.SLQH../.... BLRF".parse().expect("valid");
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let started = Instant::now();
+        let (_, playouts) = mcts::search(
+            early.board(),
+            early.hand().expect("hand"),
+            early.remaining(),
+            &rules,
+            50_000,
+            None,
+            &mut rng,
+        );
+        let secs = started.elapsed().as_secs_f64();
+        println!(
+            "{name}: mcts {playouts} playouts from 2 placed in {secs:.2} s: {:.0} playouts/s",
+            f64::from(playouts) / secs
+        );
+        // The solver on random endgames with 8, 7 and 6 pieces placed, drawn so that the piece
+        // in hand wins nowhere.
+        for pos in endgames {
+            let pos: Position = pos.parse().expect("valid");
+            let mut table = Table::new(64);
+            let started = Instant::now();
+            let mut search = Search::new(&rules, None, Some(&mut table));
+            let found = search.best(&pos, None, 0).expect("a move");
+            let secs = started.elapsed().as_secs_f64();
+            println!(
+                "{name}: solver, {} placed: {} ({}), {} nodes in {secs:.3} s: {:.2} M nodes/s",
+                pos.placed(),
+                describe(found.value),
+                found.mv,
+                search.nodes(),
+                search.nodes() as f64 / secs / 1e6
+            );
+        }
+    }
+}
