@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use quads_referee::{parse_duration, run_match, time_control, BotSpec, MatchConfig, Settings};
+use quads_referee::{parse_duration, run_match, time_control, MatchConfig, Settings};
 use quads_rules::Rules;
 
 use crate::bots_file;
@@ -55,42 +55,8 @@ pub struct Args {
     quiet: bool,
 }
 
-fn resolve(args: &Args) -> Result<[BotSpec; 2], String> {
-    let [a, b] = args.bots.as_slice() else {
-        return Err(format!("give exactly two --bot (got {})", args.bots.len()));
-    };
-    let file = match &args.bots_file {
-        Some(path) => bots_file::read(path)?,
-        None => {
-            let default = PathBuf::from("configs/bots.toml");
-            if default.exists() {
-                bots_file::read(&default)?
-            } else {
-                Vec::new()
-            }
-        }
-    };
-    let spec = |text: &String| -> Result<BotSpec, String> {
-        if let Some(named) = file.iter().find(|b| &b.name == text) {
-            return Ok(named.clone());
-        }
-        Ok(BotSpec {
-            name: text.clone(),
-            command: bots_file::command(text, args.shell)?,
-            options: Vec::new(),
-            time: None,
-        })
-    };
-    let (mut a, mut b) = (spec(a)?, spec(b)?);
-    if a.name == b.name {
-        a.name.push_str("#1");
-        b.name.push_str("#2");
-    }
-    Ok([a, b])
-}
-
 pub fn run(args: &Args) -> Result<(), String> {
-    let bots = resolve(args)?;
+    let bots = bots_file::two_bots(&args.bots, args.bots_file.as_deref(), args.shell)?;
     let movetime = match (&args.movetime, &args.clock) {
         (None, None) => Some("60s"),
         (m, _) => m.as_deref(),

@@ -5,7 +5,7 @@
 //! and the run is stopped as soon as it crosses a bound.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use quads_referee::{time_control, BotSpec};
@@ -216,12 +216,6 @@ fn duel(
 }
 
 pub fn run_cmd(args: &Args) -> Result<u8, String> {
-    let [a, b] = args.bots.as_slice() else {
-        return Err(format!(
-            "give exactly two --bot: the bot under test, then its opponent (got {})",
-            args.bots.len()
-        ));
-    };
     let settings = SprtSettings {
         elo0: args.elo0,
         elo1: args.elo1,
@@ -230,29 +224,7 @@ pub fn run_cmd(args: &Args) -> Result<u8, String> {
         max_pairs: args.max_pairs,
     };
     check_sprt(&settings)?;
-    let file = match &args.bots_file {
-        Some(path) => crate::bots_file::read(path)?,
-        None if Path::new("configs/bots.toml").exists() => {
-            crate::bots_file::read(Path::new("configs/bots.toml"))?
-        }
-        None => Vec::new(),
-    };
-    let spec = |text: &String| -> Result<BotSpec, String> {
-        if let Some(named) = file.iter().find(|b| &b.name == text) {
-            return Ok(named.clone());
-        }
-        Ok(BotSpec {
-            name: text.clone(),
-            command: crate::bots_file::command(text, false)?,
-            options: Vec::new(),
-            time: None,
-        })
-    };
-    let (mut a, mut b) = (spec(a)?, spec(b)?);
-    if a.name == b.name {
-        a.name.push_str("#1");
-        b.name.push_str("#2");
-    }
+    let [a, b] = crate::bots_file::two_bots(&args.bots, args.bots_file.as_deref(), false)?;
     let movetime = match (&args.movetime, &args.clock) {
         (None, None) => Some("1s"),
         (m, _) => m.as_deref(),

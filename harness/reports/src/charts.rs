@@ -119,6 +119,20 @@ fn draw_or_note<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Repo
 
 type Drawn = Result<(), String>;
 
+/// The series legend, in the upper left (the charts leave room for it there).
+fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+) -> Drawn {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font((FONT, 14))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(fail)
+}
+
 fn fail<E: std::fmt::Debug>(e: E) -> String {
     format!("{e:?}")
 }
@@ -191,14 +205,7 @@ fn elo<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report) -> Dr
             .label(block.variant.clone())
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], color.filled()));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font((FONT, 14))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(fail)
+    legend(&mut chart)
 }
 
 /// Red for 0%, white for 50%, green for 100%.
@@ -327,12 +334,5 @@ fn convergence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Repor
             .label(name.clone())
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2)));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font((FONT, 14))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(fail)
+    legend(&mut chart)
 }

@@ -259,15 +259,7 @@ impl PieceSet {
 
     /// The pieces in the set, in number order.
     pub fn iter(self) -> impl Iterator<Item = Piece> {
-        let mut rest = self.0;
-        std::iter::from_fn(move || {
-            if rest == 0 {
-                return None;
-            }
-            let i = rest.trailing_zeros() as u8;
-            rest &= rest - 1;
-            Some(Piece(i))
-        })
+        crate::square::set_bits(self.0).map(Piece)
     }
 }
 

@@ -98,6 +98,20 @@ impl FromStr for Square {
     }
 }
 
+/// The positions of the set bits of `mask`, lowest first: the one loop behind iterating
+/// squares and pieces.
+pub(crate) fn set_bits(mask: u16) -> impl Iterator<Item = u8> {
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        if rest == 0 {
+            return None;
+        }
+        let i = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+        Some(i)
+    })
+}
+
 /// A set of squares: bit `i` stands for the square with index `i`.
 ///
 /// Printed as the board is, row 4 at the top:
@@ -134,15 +148,7 @@ impl Bitboard {
 
     /// The squares in the set, in index order.
     pub fn iter(self) -> impl Iterator<Item = Square> {
-        let mut rest = self.0;
-        std::iter::from_fn(move || {
-            if rest == 0 {
-                return None;
-            }
-            let i = rest.trailing_zeros() as u8;
-            rest &= rest - 1;
-            Some(Square(i))
-        })
+        set_bits(self.0).map(Square)
     }
 }
 
