@@ -382,3 +382,34 @@ fn match_reports_bad_bots_and_arguments_in_one_line() {
          `shell`, `dir`, `options`, `time`"
     );
 }
+
+#[test]
+fn solve_prints_the_value_and_a_best_move() {
+    let q = Quads::new();
+    let win = q.ok(&[
+        "solve",
+        "--rules",
+        "classic",
+        "..../..../..../BDRFBLQHBLRF. BDQH",
+    ]);
+    assert!(
+        win.starts_with("value: win in 1 placement\nbest move: D1\nnodes: "),
+        "{win}"
+    );
+    let draw = q.ok(&[
+        "solve",
+        "BDRHSLRFBLQH./BDQFSDQHSDRFSLRH/BLRFBDQHSLQFBLRH/SLQHBLQFBDRFSDRH SDQF",
+    ]);
+    assert!(draw.starts_with("value: draw\nbest move: D4\n"), "{draw}");
+    // Every give after any placement lets the opponent win: a loss in 2 placements.
+    let loss = q.ok(&["solve", ".SDQF../SLRF.BLRF./BLRHBDRH.SDQH/SLQF.SLQH. BDQF"]);
+    assert!(loss.starts_with("value: loss in 2 placements\n"), "{loss}");
+    assert_eq!(
+        q.fails(&["solve", "..../..../..../BDRFBLQHBLRFBDQH -"]),
+        "quads: the game is over in this position"
+    );
+    assert_eq!(
+        q.fails(&["solve", "..../..../..../.... -"]),
+        "quads: solve a position with a piece in hand (after the opening give)"
+    );
+}

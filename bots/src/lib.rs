@@ -5,6 +5,7 @@
 
 pub mod mcts;
 pub mod search;
+pub mod symmetry;
 
 use std::io::{self, BufRead, Write};
 

@@ -11,6 +11,11 @@ use std::time::Instant;
 
 use quads_rules::{Board, Claim, Move, Piece, PieceSet, Position, Rules, Square, Then};
 
+use crate::symmetry::Symmetries;
+
+/// Canonical (symmetry-reduced) table keys are used with at least this many empty squares.
+const SYMMETRY_EMPTY: u32 = 5;
+
 /// A win, before subtracting the placements it takes.
 pub const WIN: i32 = 1000;
 
@@ -39,6 +44,8 @@ pub struct Found {
 /// Search state: limits, the transposition table, counters.
 pub struct Search<'a> {
     rules: Rules,
+    /// Canonical keys for the table, so that symmetric positions share an entry.
+    symmetries: Option<Symmetries>,
     deadline: Option<Instant>,
     nodes: u64,
     aborted: bool,
@@ -97,6 +104,7 @@ impl<'a> Search<'a> {
                 claim: Claim::Auto,
                 ..*rules
             },
+            symmetries: table.as_ref().map(|_| Symmetries::new(rules)),
             deadline,
             nodes: 0,
             aborted: false,
@@ -146,7 +154,11 @@ impl<'a> Search<'a> {
         if depth == Some(0) {
             return 0;
         }
-        let key = key(board, hand);
+        let key = match &self.symmetries {
+            // Near the leaves a canonical key costs more than the sharing saves.
+            Some(sym) if board.empty().len() >= SYMMETRY_EMPTY => sym.key(board, hand),
+            _ => key(board, hand),
+        };
         let original_alpha = alpha;
         if let Some(table) = self.table.as_deref() {
             if let Some((stored, flag)) = table.get(key) {

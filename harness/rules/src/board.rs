@@ -71,6 +71,12 @@ impl Board {
         PieceSet(self.pieces)
     }
 
+    /// The squares holding a piece with trait bit `i` set (small, light, square, hollow for
+    /// i = 0..4).
+    pub const fn trait_squares(&self, i: usize) -> Bitboard {
+        Bitboard(self.traits[i])
+    }
+
     /// Whether all 16 squares are filled.
     pub const fn is_full(&self) -> bool {
         self.occupied == 0xffff

@@ -1,0 +1,168 @@
+//! Symmetries of Quarto positions, for transposition keys that equal positions share.
+//!
+//! Two kinds combine. The board's automorphisms: permutations of the squares that map the
+//! winning shapes onto themselves (8 for Quads, the symmetries of the square; 32 for classic
+//! Quarto, whose lines are also kept by swapping the middle rows and columns, or the inner and
+//! outer ones). And the pieces' symmetries: complementing any trait on every piece, and
+//! permuting traits that count the same way, keep every win a win (384 when all traits count).
+//!
+//! The canonical key: complement every piece by the piece in hand (so the hand is always
+//! `BDRF`), then for each automorphism permute the occupancy and trait bitboards, sort the
+//! trait bitboards within the counting and the non-counting traits (a trait permutation), and
+//! keep the smallest result.
+
+use quads_rules::{Board, Piece, Rules, SHAPES};
+
+/// The symmetries of one rule variant.
+pub struct Symmetries {
+    /// Per automorphism, lookup tables for the low and high byte of a bitboard.
+    perms: Vec<([u16; 256], [u16; 256])>,
+    counting: u8,
+}
+
+type Perm = [u8; 16];
+
+fn compose(a: &Perm, b: &Perm) -> Perm {
+    // First b, then a.
+    let mut out = [0u8; 16];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = a[b[i] as usize];
+    }
+    out
+}
+
+fn on_coordinates(f: impl Fn(usize, usize) -> (usize, usize)) -> Perm {
+    std::array::from_fn(|sq| {
+        let (r, c) = f(sq / 4, sq % 4);
+        (r * 4 + c) as u8
+    })
+}
+
+fn apply(p: &Perm, mask: u16) -> u16 {
+    (0..16)
+        .filter(|i| mask & (1 << i) != 0)
+        .fold(0, |acc, i| acc | (1 << p[i]))
+}
+
+impl Symmetries {
+    /// The symmetries of `rules`.
+    pub fn new(rules: &Rules) -> Symmetries {
+        let middle = [0, 2, 1, 3];
+        let inside_out = [1, 0, 3, 2];
+        let generators = [
+            on_coordinates(|r, c| (c, 3 - r)),             // a quarter turn
+            on_coordinates(|r, c| (r, 3 - c)),             // a mirror
+            on_coordinates(|r, c| (middle[r], middle[c])), // swap the middle rows and columns
+            on_coordinates(|r, c| (inside_out[r], inside_out[c])), // swap inner and outer
+        ];
+        // The group the generators make, by closure.
+        let identity: Perm = std::array::from_fn(|i| i as u8);
+        let mut group = vec![identity];
+        let mut i = 0;
+        while i < group.len() {
+            for g in &generators {
+                let next = compose(g, &group[i]);
+                if !group.contains(&next) {
+                    group.push(next);
+                }
+            }
+            i += 1;
+        }
+        // Keep the permutations that map this variant's shapes onto its shapes.
+        let shapes: Vec<u16> = rules.shapes().iter().map(|s| s.0).collect();
+        debug_assert!(shapes.iter().all(|s| SHAPES.iter().any(|t| t.0 == *s)));
+        group.retain(|p| shapes.iter().all(|s| shapes.contains(&apply(p, *s))));
+        let perms = group
+            .iter()
+            .map(|p| {
+                let lo = std::array::from_fn(|b| apply(p, b as u16));
+                let hi = std::array::from_fn(|b| apply(p, (b as u16) << 8));
+                (lo, hi)
+            })
+            .collect();
+        Symmetries {
+            perms,
+            counting: rules.traits.mask(),
+        }
+    }
+
+    /// The number of board automorphisms.
+    pub fn board_symmetries(&self) -> usize {
+        self.perms.len()
+    }
+
+    /// A key that every position equivalent to (`board`, `hand`) shares.
+    pub fn key(&self, board: &Board, hand: Piece) -> u64 {
+        let occupied = board.occupied().0;
+        let traits: [u16; 4] = std::array::from_fn(|i| {
+            let t = board.trait_squares(i).0;
+            // Complementing by the hand piece: its set traits flip on every piece.
+            if hand.bits() & (1 << i) != 0 {
+                occupied & !t
+            } else {
+                t
+            }
+        });
+        let mut best = u128::MAX;
+        for (lo, hi) in &self.perms {
+            let perm = |x: u16| lo[(x & 0xff) as usize] | hi[(x >> 8) as usize];
+            let mut counting = [0u16; 4];
+            let mut other = [0u16; 4];
+            let (mut nc, mut no) = (0, 0);
+            for (i, t) in traits.iter().enumerate() {
+                if self.counting & (1 << i) != 0 {
+                    counting[nc] = perm(*t);
+                    nc += 1;
+                } else {
+                    other[no] = perm(*t);
+                    no += 1;
+                }
+            }
+            counting[..nc].sort_unstable();
+            other[..no].sort_unstable();
+            let mut packed = u128::from(perm(occupied));
+            for t in counting[..nc].iter().chain(&other[..no]) {
+                packed = (packed << 16) | u128::from(*t);
+            }
+            best = best.min(packed);
+        }
+        // Mix the 80 bits into 64.
+        let (a, b) = (best as u64, (best >> 64) as u64);
+        let mut h = a ^ b.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^ (h >> 33)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quads_rules::{Position, Rules};
+
+    use super::*;
+
+    #[test]
+    fn the_groups_have_8_and_32_elements() {
+        assert_eq!(Symmetries::new(&Rules::QUADS).board_symmetries(), 8);
+        assert_eq!(Symmetries::new(&Rules::CLASSIC).board_symmetries(), 32);
+    }
+
+    fn key(rules: &Rules, pos: &str) -> u64 {
+        let pos: Position = pos.parse().unwrap();
+        Symmetries::new(rules).key(pos.board(), pos.hand().unwrap())
+    }
+
+    #[test]
+    fn symmetric_positions_share_a_key_and_others_do_not() {
+        let q = Rules::QUADS;
+        let base = key(&q, "..../..BDQF./.SDQH../BDRF... SDRH");
+        // The same position mirrored left to right.
+        assert_eq!(base, key(&q, "..../.BDQF../..SDQH./...BDRF SDRH"));
+        // Every piece and the hand with size complemented (B <-> S).
+        assert_eq!(base, key(&q, "..../..SDQF./.BDQH../SDRF... BDRH"));
+        // Colour and fill swapped on every piece: SDQH becomes SLQF, SDRH becomes SLRF.
+        assert_eq!(base, key(&q, "..../..BDQF./.SLQF../BDRF... SLRF"));
+        // A different position.
+        assert_ne!(base, key(&q, "..../..BDQF./.SDQH../.BDRF.. SDRH"));
+    }
+}
