@@ -413,3 +413,26 @@ fn solve_prints_the_value_and_a_best_move() {
         "quads: solve a position with a piece in hand (after the opening give)"
     );
 }
+
+#[test]
+fn broken_pipe_is_a_quiet_exit_not_a_panic() {
+    // `quads … | head` closes the pipe early; quads must not panic with a stack trace.
+    let q = Quads::new();
+    for args in [
+        &["perft", "3"][..],
+        &["show", "..../..../..../.... BDQF"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_quads"))
+            .args(args)
+            .current_dir(q.dir())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // the reader is gone before anything is written
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}

@@ -40,6 +40,10 @@ pub enum Strategy {
 /// The solver takes over when this many squares or fewer are empty.
 pub const SOLVE_EMPTY: u32 = 9;
 
+/// With this many empty squares or fewer (but more than [`SOLVE_EMPTY`]), the solver first
+/// tries with half the time; MCTS gets the rest if it does not finish.
+pub const SOLVE_TRY: u32 = 11;
+
 /// The five difficulty levels, weakest first.
 pub const LEVELS: [Strategy; 5] = [
     Strategy::Random,
@@ -85,8 +89,16 @@ impl Strategy {
         }
     }
 
-    /// Picks a move for the state in `go`, thinking until `deadline` at most.
-    pub fn choose(self, go: &Go, rules: &Rules, rng: &mut ChaCha8Rng, deadline: Instant) -> Move {
+    /// Picks a move for the state in `go`, thinking until `deadline` at most. `table` is the
+    /// solver's transposition table, kept across the moves of a game (made on first use).
+    pub fn choose(
+        self,
+        go: &Go,
+        rules: &Rules,
+        rng: &mut ChaCha8Rng,
+        deadline: Instant,
+        table: &mut Option<Table>,
+    ) -> Move {
         let moves = go.position.legal_moves(rules);
         assert!(!moves.is_empty(), "asked to move in a finished game");
         let pos = &go.position;
@@ -105,14 +117,21 @@ impl Strategy {
             }
             Strategy::Mcts(playouts) => mcts_move(pos, rules, playouts, deadline, rng),
             Strategy::Solver(playouts) => {
-                let solved = (pos.board().empty().len() <= SOLVE_EMPTY).then(|| {
-                    let mut table = Table::new(64);
-                    let mut s = Search::new(rules, Some(deadline), Some(&mut table));
+                let empty = pos.board().empty().len();
+                let solve_until = if empty <= SOLVE_EMPTY {
+                    Some(deadline)
+                } else if empty <= SOLVE_TRY {
+                    let now = Instant::now();
+                    Some(now + deadline.saturating_duration_since(now) / 2)
+                } else {
+                    None
+                };
+                let solved = solve_until.and_then(|until| {
+                    let table = table.get_or_insert_with(|| Table::new(64));
+                    let mut s = Search::new(rules, Some(until), Some(table));
                     s.best(pos, None, rng.next_u64()).map(|f| f.mv)
                 });
-                solved
-                    .flatten()
-                    .or_else(|| mcts_move(pos, rules, playouts, deadline, rng))
+                solved.or_else(|| mcts_move(pos, rules, playouts, deadline, rng))
             }
         };
         let mv = searched
@@ -241,6 +260,7 @@ pub fn run(name: &str, mut strategy: Strategy, delay: std::time::Duration) -> io
     let mut out = io::stdout().lock();
     let mut rules = Rules::QUADS;
     let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let mut table: Option<Table> = None;
     let say = |out: &mut io::StdoutLock<'_>, msg: FromBot| -> io::Result<()> {
         writeln!(out, "{msg}")?;
         out.flush()
@@ -305,13 +325,18 @@ pub fn run(name: &str, mut strategy: Strategy, delay: std::time::Duration) -> io
                 // The two seats draw from different streams of the same seed.
                 let seat = u64::from(game.seat == Player::Second);
                 rng = ChaCha8Rng::seed_from_u64(game.seed ^ (seat << 63));
+                // A new game (maybe new rules): the solver starts from an empty table, cleared
+                // here, outside the clock.
+                if let Some(t) = table.as_mut() {
+                    t.clear();
+                }
             }
             ToBot::Go(go) => {
                 let received = Instant::now();
                 if !delay.is_zero() {
                     think(delay);
                 }
-                let mv = strategy.choose(&go, &rules, &mut rng, received + budget(&go));
+                let mv = strategy.choose(&go, &rules, &mut rng, received + budget(&go), &mut table);
                 say(&mut out, FromBot::Move(mv))?;
             }
             ToBot::Quit => break,

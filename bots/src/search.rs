@@ -70,6 +70,11 @@ impl Table {
         }
     }
 
+    /// Forgets every entry (the rules may have changed).
+    pub fn clear(&mut self) {
+        self.slots.fill((0, 0, 0));
+    }
+
     fn get(&self, key: u64) -> Option<(i32, u8)> {
         let (k, v, flag) = self.slots[key as usize & (self.slots.len() - 1)];
         (k == key && flag != 0).then_some((i32::from(v), flag))

@@ -106,6 +106,7 @@ fn every_level_plays_whole_games_legally_under_every_variant() {
                 let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(i as u64);
                 let mut pos = Position::START;
                 let mut turns = 0;
+                let mut table = None;
                 while pos.outcome(&rules).is_none() {
                     let mover: Strategy = if pos.to_move() == quads_rules::Player::First {
                         first
@@ -125,6 +126,7 @@ fn every_level_plays_whole_games_legally_under_every_variant() {
                         &rules,
                         &mut rng,
                         Instant::now() + Duration::from_millis(50),
+                        &mut table,
                     );
                     pos = pos
                         .play(mv, &rules)

@@ -12,7 +12,33 @@ mod solve_cmd;
 mod sprt_cmd;
 mod tournament_cmd;
 
+use std::io::Write;
 use std::process::ExitCode;
+
+/// Writes to stdout. When the reader has gone (`quads … | head`), quits quietly with exit
+/// code 0 instead of panicking on the broken pipe; any other write error is one line and exit 2.
+pub fn out(text: std::fmt::Arguments<'_>) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_fmt(text).and_then(|()| stdout.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("quads: cannot write output: {e}");
+        std::process::exit(2);
+    }
+}
+
+/// `println!` through [`out`].
+#[macro_export]
+macro_rules! outln {
+    ($($arg:tt)*) => { $crate::out(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// `print!` through [`out`].
+#[macro_export]
+macro_rules! outp {
+    ($($arg:tt)*) => { $crate::out(format_args!($($arg)*)) };
+}
 
 use clap::{Parser, Subcommand};
 

@@ -92,7 +92,7 @@ pub fn run(args: &Args) -> Result<(), String> {
                 Some(f) => format!("{} ({}: {})", r.reason, f.seat, f.detail),
                 None => r.reason.clone(),
             };
-            println!(
+            crate::outln!(
                 "game {}/{games}: {} vs {}: {} {how}, {} moves",
                 r.game,
                 r.first.name,
@@ -105,12 +105,15 @@ pub fn run(args: &Args) -> Result<(), String> {
     let scores = scores.map_err(|e| e.to_string())?;
     let elapsed = started.elapsed();
     for (bot, s) in config.bots.iter().zip(scores) {
-        println!(
+        crate::outln!(
             "{}: {} wins, {} draws, {} losses",
-            bot.name, s.wins, s.draws, s.losses
+            bot.name,
+            s.wins,
+            s.draws,
+            s.losses
         );
     }
-    println!(
+    crate::outln!(
         "{} games, {moves} moves in {:.2} s ({:.1} µs per move, referee and bots together); records in {}",
         games,
         elapsed.as_secs_f64(),

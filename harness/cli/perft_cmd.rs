@@ -1,7 +1,5 @@
 //! `quads perft`: move-sequence counts per depth.
 
-use std::io::Write;
-
 use quads_rules::{perft, Rules};
 
 /// Arguments of `quads perft`.
@@ -24,13 +22,10 @@ pub fn parse_rules(spec: &str) -> Result<Rules, String> {
 
 pub fn run(args: &Args) -> Result<(), String> {
     let pos = crate::checked_position(&args.position, &args.rules)?;
-    let mut out = std::io::stdout().lock();
     for depth in 1..=args.depth {
         let count = perft(&pos, &args.rules, depth).map_err(|e| e.to_string())?;
         // One line per depth, flushed as it comes: deep counts take a while.
-        writeln!(out, "{depth} {count}")
-            .and_then(|()| out.flush())
-            .map_err(|e| format!("cannot write output: {e}"))?;
+        crate::outln!("{depth} {count}");
     }
     Ok(())
 }

@@ -58,7 +58,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let report = quads_reports::report::build(&args.event, records, &[], args.seed, anchor)?;
     quads_reports::export::write_all(&report, &args.out)
         .map_err(|e| format!("cannot write into {}: {e}", args.out.display()))?;
-    print!("{}", quads_reports::export::table(&report));
-    println!("standings and charts in {}", args.out.display());
+    crate::outp!("{}", quads_reports::export::table(&report));
+    crate::outln!("standings and charts in {}", args.out.display());
     Ok(())
 }

@@ -16,7 +16,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<(), String> {
     let pos = crate::checked_position(&args.position, &args.rules)?;
-    print!("{}", render(&pos, &args.rules));
+    crate::outp!("{}", render(&pos, &args.rules));
     Ok(())
 }
 

@@ -52,9 +52,9 @@ pub fn run(args: &Args) -> Result<(), String> {
             ))
         }
     };
-    println!("value: {}", describe(found.value));
-    println!("best move: {}", found.mv);
-    println!(
+    crate::outln!("value: {}", describe(found.value));
+    crate::outln!("best move: {}", found.mv);
+    crate::outln!(
         "nodes: {nodes} in {:.3} s ({:.2} M nodes/s)",
         took.as_secs_f64(),
         nodes as f64 / took.max(Duration::from_micros(1)).as_secs_f64() / 1e6

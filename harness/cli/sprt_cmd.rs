@@ -176,7 +176,7 @@ pub fn run_sprt(t: &Tournament, test: Sprt, quiet: bool, label: &str) -> Result<
         ),
         Decision::Continue => format!("undecided after {} pairs (the limit)", pairs.pairs()),
     };
-    println!("{label}{verdict}; {}", summary(&test, &pairs, llr));
+    crate::outln!("{label}{verdict}; {}", summary(&test, &pairs, llr));
     Ok(Outcome { decision })
 }
 
@@ -327,6 +327,6 @@ pub fn ladder(args: &LadderArgs) -> Result<u8, String> {
             return Ok(outcome.code());
         }
     }
-    println!("ladder holds: every bot is stronger than the one below it");
+    crate::outln!("ladder holds: every bot is stronger than the one below it");
     Ok(0)
 }

@@ -87,9 +87,14 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
         }
         Err(e) => return Err(e.to_string()),
     };
-    let played = records.len();
+    // Only the games played by this run count for speed; a resumed run skips the rest.
+    let played = progress.played();
+    let resumed = records.len() - played;
     finish(&t, records)?;
     if !args.quiet {
+        if resumed > 0 {
+            eprintln!("{resumed} games were already in the journal");
+        }
         eprintln!("{}", stats(played, started.elapsed()));
     }
     Ok(Ended::Finished)
@@ -112,8 +117,8 @@ fn finish(t: &Tournament, records: HashMap<u32, GameRecord>) -> Result<(), Strin
     )?;
     quads_reports::export::write_all(&report, &t.out)
         .map_err(|e| format!("cannot write reports into {}: {e}", t.out.display()))?;
-    print!("{}", quads_reports::export::table(&report));
-    println!("results, standings and charts in {}", t.out.display());
+    crate::outp!("{}", quads_reports::export::table(&report));
+    crate::outln!("results, standings and charts in {}", t.out.display());
     Ok(())
 }
 
@@ -130,6 +135,7 @@ struct Progress {
     plain: bool,
     total: usize,
     points: std::sync::Mutex<HashMap<String, f64>>,
+    played: std::sync::atomic::AtomicUsize,
 }
 
 impl Progress {
@@ -158,10 +164,18 @@ impl Progress {
             plain: !quiet && !terminal,
             total,
             points: std::sync::Mutex::default(),
+            played: std::sync::atomic::AtomicUsize::new(0),
         }
     }
 
+    /// Games played (not resumed) so far.
+    fn played(&self) -> usize {
+        self.played.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     fn game(&self, r: &GameRecord, done: usize) {
+        self.played
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut points = self.points.lock().expect("points lock");
         let (a, b) = match r.result.as_str() {
             "1-0" => (1.0, 0.0),
