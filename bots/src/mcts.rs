@@ -16,35 +16,6 @@ fn pick(rng: &mut ChaCha8Rng, n: usize) -> usize {
     ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize
 }
 
-/// The moves worth trying: placements that do not win (a win is taken before this), each with
-/// the gives that are safe after it; all gives if no placement has a safe one.
-fn sensible(
-    board: &Board,
-    hand: Piece,
-    remaining: PieceSet,
-    rules: &Rules,
-) -> Vec<(Square, Piece)> {
-    let mut safe = Vec::new();
-    let mut all = Vec::new();
-    for sq in board.empty().iter() {
-        let mut after = *board;
-        after.place(sq, hand);
-        let unsafe_pieces = after.threats(rules).winning_pieces();
-        for p in remaining.iter() {
-            if unsafe_pieces.contains(p) {
-                all.push((sq, p));
-            } else {
-                safe.push((sq, p));
-            }
-        }
-    }
-    if safe.is_empty() {
-        all
-    } else {
-        safe
-    }
-}
-
 /// The result, for the player to move, of playing on at random but never blundering at once:
 /// 1 a win, 0.5 a draw, 0 a loss.
 fn playout(
@@ -122,7 +93,7 @@ impl Node {
         let mut moves = if terminal.is_some() {
             Vec::new()
         } else {
-            sensible(&board, hand, remaining, rules)
+            crate::search::safe_moves(&board, hand, remaining, rules).0
         };
         // Try moves in a random order.
         for i in (1..moves.len()).rev() {

@@ -249,22 +249,9 @@ impl<'a> Search<'a> {
                 },
             });
         }
-        let mut candidates: Vec<(Square, Piece)> = Vec::new();
-        let mut fallback = None;
-        for sq in board.empty().iter() {
-            let mut after = *board;
-            after.place(sq, hand);
-            let unsafe_pieces = after.threats(&self.rules).winning_pieces();
-            for p in remaining.iter() {
-                if unsafe_pieces.contains(p) {
-                    fallback.get_or_insert((sq, p));
-                } else {
-                    candidates.push((sq, p));
-                }
-            }
-        }
-        if candidates.is_empty() {
-            let (to, p) = fallback?;
+        let (mut candidates, any_safe) = safe_moves(board, hand, remaining, &self.rules);
+        if !any_safe {
+            let (to, p) = *candidates.first()?;
             return Some(Found {
                 value: -(WIN - 1),
                 mv: Move::Place {
@@ -303,6 +290,35 @@ impl<'a> Search<'a> {
             }
         }
         best
+    }
+}
+
+/// The moves worth searching: each placement with the gives that do not let the opponent win
+/// at once, and `true`; if no placement has such a give, every (placement, give) and `false`.
+/// (A placement that wins is taken before this is asked.)
+pub fn safe_moves(
+    board: &Board,
+    hand: Piece,
+    remaining: PieceSet,
+    rules: &Rules,
+) -> (Vec<(Square, Piece)>, bool) {
+    let mut safe = Vec::new();
+    let mut all = Vec::new();
+    for sq in board.empty().iter() {
+        let mut after = *board;
+        after.place(sq, hand);
+        let unsafe_pieces = after.threats(rules).winning_pieces();
+        for p in remaining.iter() {
+            all.push((sq, p));
+            if !unsafe_pieces.contains(p) {
+                safe.push((sq, p));
+            }
+        }
+    }
+    if safe.is_empty() {
+        (all, false)
+    } else {
+        (safe, true)
     }
 }
 
