@@ -86,15 +86,35 @@ impl Table {
     }
 }
 
-/// A hash of a board and the piece in hand (distinct positions collide with negligible odds).
-fn key(board: &Board, hand: Piece) -> u64 {
-    let mut h = 0x9e37_79b9_7f4a_7c15u64 ^ (hand.index() as u64);
-    for sq in board.occupied().iter() {
-        let p = board.piece_at(sq).expect("occupied").index() as u64;
-        h ^= (p + 1) << (4 * sq.index() as u64 % 64);
-        h = h.rotate_left(7).wrapping_mul(0xff51_afd7_ed55_8ccd);
+/// SplitMix64: the random numbers of the Zobrist tables, made at compile time.
+const fn splitmix(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// `ZOBRIST[square][piece]` for pieces on the board, `ZOBRIST[16][piece]` for the hand.
+const ZOBRIST: [[u64; 16]; 17] = {
+    let mut table = [[0u64; 16]; 17];
+    let mut i = 0;
+    while i < 17 * 16 {
+        table[i / 16][i % 16] = splitmix((i as u64).wrapping_mul(0x632b_e59b_d9b4_e019));
+        i += 1;
     }
-    h ^ (h >> 29)
+    table
+};
+
+/// A Zobrist hash of a board and the piece in hand: independent random numbers per (square,
+/// piece) and per piece in hand, so no two positions collide by construction. (An earlier
+/// hash mixed the hand and the piece on A1 linearly and let them trade places unnoticed.)
+fn key(board: &Board, hand: Piece) -> u64 {
+    board
+        .occupied()
+        .iter()
+        .fold(ZOBRIST[16][hand.index()], |h, sq| {
+            h ^ ZOBRIST[sq.index()][board.piece_at(sq).expect("occupied").index()]
+        })
 }
 
 impl<'a> Search<'a> {

@@ -126,12 +126,14 @@ impl Symmetries {
             }
             best = best.min(packed);
         }
-        // Mix the 80 bits into 64.
-        let (a, b) = (best as u64, (best >> 64) as u64);
-        let mut h = a ^ b.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^ (h >> 33)
+        // 80 bits into 64: the low word is scrambled before the high 16 bits join, so two
+        // different forms collide only if a pseudo-random 64-bit difference fits in 16 bits.
+        let mix = |mut z: u64| {
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        mix(mix(best as u64) ^ (best >> 64) as u64)
     }
 }
 
