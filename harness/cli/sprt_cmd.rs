@@ -12,8 +12,8 @@ use quads_referee::{time_control, BotSpec};
 use quads_reports::sprt::{Decision, Pentanomial, Sprt};
 use quads_rules::Rules;
 use quads_tournament::{
-    check_sprt, cores, read_config, run, schedule, Format, Openings, Overrides, RunError,
-    SprtSettings, Tournament,
+    check_sprt, cores, read_config, run, schedule, Format, Openings, RunError, SprtSettings,
+    Tournament,
 };
 use tokio::sync::watch;
 
@@ -255,28 +255,15 @@ pub struct LadderArgs {
     /// The ladder config: bots from weakest to strongest, and an [sprt] section.
     #[arg(default_value = "configs/levels.toml")]
     config: PathBuf,
-    /// Replaces the config's seed.
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Replaces the config's games at once.
-    #[arg(long)]
-    concurrency: Option<usize>,
-    /// Replaces the config's output folder.
-    #[arg(long)]
-    out: Option<PathBuf>,
+    #[command(flatten)]
+    run: crate::tournament_cmd::RunOverrides,
     /// Print only each rung's result.
     #[arg(long, short)]
     quiet: bool,
 }
 
 pub fn ladder(args: &LadderArgs) -> Result<u8, String> {
-    let overrides = Overrides {
-        seed: args.seed,
-        concurrency: args.concurrency,
-        out: args.out.clone(),
-        pairs: None,
-    };
-    let t = read_config(&args.config, &overrides).map_err(|e| e.to_string())?;
+    let t = read_config(&args.config, &args.run.with_pairs(None)).map_err(|e| e.to_string())?;
     let s = t.sprt.ok_or_else(|| {
         format!(
             "{}: a ladder config needs an [sprt] section (elo0, elo1)",

@@ -16,6 +16,20 @@ use tokio::sync::watch;
 pub struct Args {
     /// The tournament config (TOML), e.g. configs/demo.toml.
     config: PathBuf,
+    #[command(flatten)]
+    run: RunOverrides,
+    /// Replaces the config's game pairs per pairing.
+    #[arg(long)]
+    pairs: Option<u32>,
+    /// No progress output; print only the final tables.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Command-line replacements for a config's seed, concurrency and output folder (shared by
+/// `quads tournament` and `quads ladder`).
+#[derive(clap::Args)]
+pub struct RunOverrides {
     /// Replaces the config's seed.
     #[arg(long)]
     seed: Option<u64>,
@@ -25,12 +39,18 @@ pub struct Args {
     /// Replaces the config's output folder.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Replaces the config's game pairs per pairing.
-    #[arg(long)]
-    pairs: Option<u32>,
-    /// No progress output; print only the final tables.
-    #[arg(long, short)]
-    quiet: bool,
+}
+
+impl RunOverrides {
+    /// The overrides for the config reader, with `pairs` if the command has it.
+    pub fn with_pairs(&self, pairs: Option<u32>) -> Overrides {
+        Overrides {
+            seed: self.seed,
+            concurrency: self.concurrency,
+            out: self.out.clone(),
+            pairs,
+        }
+    }
 }
 
 /// How a run ended, for the exit code.
@@ -40,13 +60,8 @@ pub enum Ended {
 }
 
 pub fn run_cmd(args: &Args) -> Result<Ended, String> {
-    let overrides = Overrides {
-        seed: args.seed,
-        concurrency: args.concurrency,
-        out: args.out.clone(),
-        pairs: args.pairs,
-    };
-    let t = read_config(&args.config, &overrides).map_err(|e| e.to_string())?;
+    let t =
+        read_config(&args.config, &args.run.with_pairs(args.pairs)).map_err(|e| e.to_string())?;
     if t.concurrency > cores() {
         eprintln!(
             "quads: warning: concurrency {} is more than the {} cores here; bots will share cores and think slower",
