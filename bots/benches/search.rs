@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use quads_bots::mcts;
-use quads_bots::search::{describe, Search, Table};
+use quads_bots::solver::Solver;
 use quads_rules::{Position, Rules};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -46,18 +46,17 @@ fn main() {
         // in hand wins nowhere.
         for pos in endgames {
             let pos: Position = pos.parse().expect("valid");
-            let mut table = Table::new(64);
             let started = Instant::now();
-            let mut search = Search::new(&rules, None, Some(&mut table));
-            let found = search.best(&pos, None, 0).expect("a move");
+            let mut solver = Solver::new(&rules, 64);
+            let found = solver.solve(&pos, None, 0).expect("a move");
             let secs = started.elapsed().as_secs_f64();
             println!(
                 "{name}: solver, {} placed: {} ({}), {} nodes in {secs:.3} s: {:.2} M nodes/s",
                 pos.placed(),
-                describe(found.value),
+                found.describe(),
                 found.mv,
-                search.nodes(),
-                search.nodes() as f64 / secs / 1e6
+                solver.nodes(),
+                solver.nodes() as f64 / secs / 1e6
             );
         }
     }

@@ -5,6 +5,7 @@
 
 pub mod mcts;
 pub mod search;
+pub mod solver;
 pub mod symmetry;
 
 use std::io::{self, BufRead, Write};
@@ -16,7 +17,8 @@ use quads_rules::{Claim, Move, Player, Position, Rules, Then};
 
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use search::{Search, Table};
+use search::Search;
+use solver::Solver;
 
 /// How a bot picks its moves.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -38,11 +40,14 @@ pub enum Strategy {
 }
 
 /// The solver takes over when this many squares or fewer are empty.
-pub const SOLVE_EMPTY: u32 = 9;
+pub const SOLVE_EMPTY: u32 = 10;
 
 /// With this many empty squares or fewer (but more than [`SOLVE_EMPTY`]), the solver first
 /// tries with half the time; MCTS gets the rest if it does not finish.
-pub const SOLVE_TRY: u32 = 11;
+pub const SOLVE_TRY: u32 = 12;
+
+/// The size of level 5's solver table, in MiB (made on first use, kept for the game).
+pub const SOLVER_TABLE_MIB: usize = 64;
 
 /// The five difficulty levels, weakest first.
 pub const LEVELS: [Strategy; 5] = [
@@ -89,15 +94,15 @@ impl Strategy {
         }
     }
 
-    /// Picks a move for the state in `go`, thinking until `deadline` at most. `table` is the
-    /// solver's transposition table, kept across the moves of a game (made on first use).
+    /// Picks a move for the state in `go`, thinking until `deadline` at most. `solver` is the
+    /// exact solver with its table, kept across the moves of a game (made on first use).
     pub fn choose(
         self,
         go: &Go,
         rules: &Rules,
         rng: &mut ChaCha8Rng,
         deadline: Instant,
-        table: &mut Option<Table>,
+        solver: &mut Option<Solver>,
     ) -> Move {
         let moves = go.position.legal_moves(rules);
         assert!(!moves.is_empty(), "asked to move in a finished game");
@@ -112,7 +117,7 @@ impl Strategy {
             Strategy::Random => return moves[pick(rng, moves.len())],
             Strategy::Greedy => None,
             Strategy::Minimax(depth) => {
-                let mut s = Search::new(rules, Some(deadline), None);
+                let mut s = Search::new(rules, Some(deadline));
                 s.best(pos, Some(depth), rng.next_u64()).map(|f| f.mv)
             }
             Strategy::Mcts(playouts) => mcts_move(pos, rules, playouts, deadline, rng),
@@ -127,9 +132,11 @@ impl Strategy {
                     None
                 };
                 let solved = solve_until.and_then(|until| {
-                    let table = table.get_or_insert_with(|| Table::new(64));
-                    let mut s = Search::new(rules, Some(until), Some(table));
-                    s.best(pos, None, rng.next_u64()).map(|f| f.mv)
+                    let solver = match solver {
+                        Some(s) if s.solves(rules) => s,
+                        _ => solver.insert(Solver::new(rules, SOLVER_TABLE_MIB)),
+                    };
+                    solver.solve(pos, Some(until), rng.next_u64()).map(|f| f.mv)
                 });
                 solved.or_else(|| mcts_move(pos, rules, playouts, deadline, rng))
             }
@@ -260,7 +267,7 @@ pub fn run(name: &str, mut strategy: Strategy, delay: std::time::Duration) -> io
     let mut out = io::stdout().lock();
     let mut rules = Rules::QUADS;
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let mut table: Option<Table> = None;
+    let mut solver: Option<Solver> = None;
     let say = |out: &mut io::StdoutLock<'_>, msg: FromBot| -> io::Result<()> {
         writeln!(out, "{msg}")?;
         out.flush()
@@ -327,8 +334,8 @@ pub fn run(name: &str, mut strategy: Strategy, delay: std::time::Duration) -> io
                 rng = ChaCha8Rng::seed_from_u64(game.seed ^ (seat << 63));
                 // A new game (maybe new rules): the solver starts from an empty table, cleared
                 // here, outside the clock.
-                if let Some(t) = table.as_mut() {
-                    t.clear();
+                if let Some(s) = solver.as_mut() {
+                    s.clear();
                 }
             }
             ToBot::Go(go) => {
@@ -336,7 +343,8 @@ pub fn run(name: &str, mut strategy: Strategy, delay: std::time::Duration) -> io
                 if !delay.is_zero() {
                     think(delay);
                 }
-                let mv = strategy.choose(&go, &rules, &mut rng, received + budget(&go), &mut table);
+                let mv =
+                    strategy.choose(&go, &rules, &mut rng, received + budget(&go), &mut solver);
                 say(&mut out, FromBot::Move(mv))?;
             }
             ToBot::Quit => break,

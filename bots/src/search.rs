@@ -1,5 +1,5 @@
-//! Alpha-beta search: depth-limited minimax for the middle levels, and an exact solver (no
-//! depth limit, a transposition table) for endgames.
+//! Depth-limited alpha-beta search for the middle levels (the exact solver, with its table and
+//! symmetries, is [`crate::solver`]).
 //!
 //! The search always plays under automatic claims: a bot claims every win it sees, so an
 //! opponent's overlooked win is the only thing `claim=announce` adds, and the driver claims
@@ -11,25 +11,7 @@ use std::time::Instant;
 
 use quads_rules::{Board, Claim, Move, Piece, PieceSet, Position, Rules, Square, Then};
 
-use crate::symmetry::Symmetries;
-
-/// Canonical (symmetry-reduced) table keys are used with at least this many empty squares.
-const SYMMETRY_EMPTY: u32 = 5;
-
-/// A win, before subtracting the placements it takes.
-pub const WIN: i32 = 1000;
-
-/// A value in words: `win in N placements`, `draw`, `loss in N placements`, where N counts
-/// both players' placements from now to the end under perfect play.
-pub fn describe(value: i32) -> String {
-    let n = WIN - value.abs() + 1;
-    let s = if n == 1 { "" } else { "s" };
-    match value {
-        v if v > WIN / 2 => format!("win in {n} placement{s}"),
-        v if v < -WIN / 2 => format!("loss in {n} placement{s}"),
-        _ => "draw".to_owned(),
-    }
-}
+pub use crate::solver::WIN;
 
 /// A search's answer: the value for the side to move and the move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,99 +23,25 @@ pub struct Found {
     pub mv: Move,
 }
 
-/// Search state: limits, the transposition table, counters.
-pub struct Search<'a> {
+/// Search state: limits and counters.
+pub struct Search {
     rules: Rules,
-    /// Canonical keys for the table, so that symmetric positions share an entry.
-    symmetries: Option<Symmetries>,
     deadline: Option<Instant>,
     nodes: u64,
     aborted: bool,
-    table: Option<&'a mut Table>,
 }
 
-/// A transposition table of fixed size: position hash to (value, bound).
-pub struct Table {
-    slots: Vec<(u64, i16, u8)>,
-}
-
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
-
-impl Table {
-    /// A table of about `mebibytes` MiB.
-    pub fn new(mebibytes: usize) -> Table {
-        let n = (mebibytes << 20) / std::mem::size_of::<(u64, i16, u8)>();
-        Table {
-            slots: vec![(0, 0, 0); n.max(1024).next_power_of_two()],
-        }
-    }
-
-    /// Forgets every entry (the rules may have changed).
-    pub fn clear(&mut self) {
-        self.slots.fill((0, 0, 0));
-    }
-
-    fn get(&self, key: u64) -> Option<(i32, u8)> {
-        let (k, v, flag) = self.slots[key as usize & (self.slots.len() - 1)];
-        (k == key && flag != 0).then_some((i32::from(v), flag))
-    }
-
-    fn put(&mut self, key: u64, value: i32, flag: u8) {
-        let n = self.slots.len();
-        self.slots[key as usize & (n - 1)] = (key, value as i16, flag);
-    }
-}
-
-/// SplitMix64: the random numbers of the Zobrist tables, made at compile time.
-const fn splitmix(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// `ZOBRIST[square][piece]` for pieces on the board, `ZOBRIST[16][piece]` for the hand.
-const ZOBRIST: [[u64; 16]; 17] = {
-    let mut table = [[0u64; 16]; 17];
-    let mut i = 0;
-    while i < 17 * 16 {
-        table[i / 16][i % 16] = splitmix((i as u64).wrapping_mul(0x632b_e59b_d9b4_e019));
-        i += 1;
-    }
-    table
-};
-
-/// A Zobrist hash of a board and the piece in hand: independent random numbers per (square,
-/// piece) and per piece in hand, so no two positions collide by construction. (An earlier
-/// hash mixed the hand and the piece on A1 linearly and let them trade places unnoticed.)
-fn key(board: &Board, hand: Piece) -> u64 {
-    board
-        .occupied()
-        .iter()
-        .fold(ZOBRIST[16][hand.index()], |h, sq| {
-            h ^ ZOBRIST[sq.index()][board.piece_at(sq).expect("occupied").index()]
-        })
-}
-
-impl<'a> Search<'a> {
+impl Search {
     /// A search under `rules` (claims are treated as automatic).
-    pub fn new(
-        rules: &Rules,
-        deadline: Option<Instant>,
-        table: Option<&'a mut Table>,
-    ) -> Search<'a> {
+    pub fn new(rules: &Rules, deadline: Option<Instant>) -> Search {
         Search {
             rules: Rules {
                 claim: Claim::Auto,
                 ..*rules
             },
-            symmetries: table.as_ref().map(|_| Symmetries::new(rules)),
             deadline,
             nodes: 0,
             aborted: false,
-            table,
         }
     }
 
@@ -179,23 +87,6 @@ impl<'a> Search<'a> {
         if depth == Some(0) {
             return 0;
         }
-        let key = match &self.symmetries {
-            // Near the leaves a canonical key costs more than the sharing saves.
-            Some(sym) if board.empty().len() >= SYMMETRY_EMPTY => sym.key(board, hand),
-            _ => key(board, hand),
-        };
-        let original_alpha = alpha;
-        if let Some(table) = self.table.as_deref() {
-            if let Some((stored, flag)) = table.get(key) {
-                let v = from_table(stored, ply);
-                match flag {
-                    EXACT => return v,
-                    LOWER if v >= beta => return v,
-                    UPPER if v <= alpha => return v,
-                    _ => {}
-                }
-            }
-        }
         let mut best = -WIN;
         'squares: for sq in board.empty().iter() {
             let mut after = *board;
@@ -226,18 +117,6 @@ impl<'a> Search<'a> {
                 if alpha >= beta {
                     break 'squares;
                 }
-            }
-        }
-        if !self.aborted {
-            if let Some(table) = self.table.as_deref_mut() {
-                let flag = if best <= original_alpha {
-                    UPPER
-                } else if best >= beta {
-                    LOWER
-                } else {
-                    EXACT
-                };
-                table.put(key, to_table(best, ply), flag);
             }
         }
         best
@@ -339,27 +218,6 @@ pub fn safe_moves(
         (all, false)
     } else {
         (safe, true)
-    }
-}
-
-/// Win values count placements from the root; the table stores them from the node.
-fn to_table(v: i32, ply: i32) -> i32 {
-    if v > WIN / 2 {
-        v + ply
-    } else if v < -WIN / 2 {
-        v - ply
-    } else {
-        v
-    }
-}
-
-fn from_table(v: i32, ply: i32) -> i32 {
-    if v > WIN / 2 {
-        v - ply
-    } else if v < -WIN / 2 {
-        v + ply
-    } else {
-        v
     }
 }
 

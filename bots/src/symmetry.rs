@@ -93,18 +93,40 @@ impl Symmetries {
 
     /// A key that every position equivalent to (`board`, `hand`) shares.
     pub fn key(&self, board: &Board, hand: Piece) -> u64 {
-        let occupied = board.occupied().0;
+        let traits = std::array::from_fn(|i| board.trait_squares(i).0);
+        self.key_from_parts(board.occupied().0, traits, hand.bits())
+    }
+
+    /// [`Symmetries::key`] from the occupied squares, the trait bitboards (squares holding a
+    /// piece with trait bit `i` set) and the piece in hand.
+    pub fn key_from_parts(&self, occupied: u16, traits: [u16; 4], hand: u8) -> u64 {
         let traits: [u16; 4] = std::array::from_fn(|i| {
-            let t = board.trait_squares(i).0;
             // Complementing by the hand piece: its set traits flip on every piece.
-            if hand.bits() & (1 << i) != 0 {
-                occupied & !t
+            if hand & (1 << i) != 0 {
+                occupied & !traits[i]
             } else {
-                t
+                traits[i]
             }
         });
+        // The occupancy is the most significant part of the form, so only the automorphisms
+        // that map it to its smallest image can give the smallest form.
+        let mut smallest = u16::MAX;
+        let mut candidates = [0u8; 32];
+        let mut n = 0;
+        for (i, (lo, hi)) in self.perms.iter().enumerate() {
+            let o = lo[(occupied & 0xff) as usize] | hi[(occupied >> 8) as usize];
+            if o < smallest {
+                smallest = o;
+                n = 0;
+            }
+            if o == smallest {
+                candidates[n] = i as u8;
+                n += 1;
+            }
+        }
         let mut best = u128::MAX;
-        for (lo, hi) in &self.perms {
+        for &i in &candidates[..n] {
+            let (lo, hi) = &self.perms[usize::from(i)];
             let perm = |x: u16| lo[(x & 0xff) as usize] | hi[(x >> 8) as usize];
             let mut counting = [0u16; 4];
             let mut other = [0u16; 4];
@@ -118,9 +140,9 @@ impl Symmetries {
                     no += 1;
                 }
             }
-            counting[..nc].sort_unstable();
-            other[..no].sort_unstable();
-            let mut packed = u128::from(perm(occupied));
+            sort4(&mut counting[..nc]);
+            sort4(&mut other[..no]);
+            let mut packed = u128::from(smallest);
             for t in counting[..nc].iter().chain(&other[..no]) {
                 packed = (packed << 16) | u128::from(*t);
             }
@@ -134,6 +156,18 @@ impl Symmetries {
             z ^ (z >> 31)
         };
         mix(mix(best as u64) ^ (best >> 64) as u64)
+    }
+}
+
+/// Sorts up to four values (an insertion sort: no call, few branches).
+#[inline(always)]
+fn sort4(v: &mut [u16]) {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && v[j - 1] > v[j] {
+            v.swap(j - 1, j);
+            j -= 1;
+        }
     }
 }
 

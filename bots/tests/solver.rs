@@ -2,7 +2,8 @@
 //! random endgames.
 
 use proptest::prelude::*;
-use quads_bots::search::{Search, Table, WIN};
+use quads_bots::search::Search;
+use quads_bots::solver::{Solver, WIN};
 use quads_rules::{Position, Rules, TraitSet};
 
 /// The value for the side to move, by brute force: every legal move, no pruning.
@@ -21,6 +22,25 @@ fn brute(pos: &Position, rules: &Rules, ply: i32) -> i32 {
         .expect("a game in progress has moves")
 }
 
+/// The position after the moves `choices` pick, one per turn, among those that do not end the
+/// game.
+fn random_game(rules: &Rules, choices: &[u16]) -> Position {
+    let mut pos = Position::START;
+    for c in choices {
+        let next: Vec<Position> = pos
+            .legal_moves(rules)
+            .into_iter()
+            .map(|m| pos.play(m, rules).unwrap())
+            .filter(|p| p.outcome(rules).is_none())
+            .collect();
+        if next.is_empty() {
+            break;
+        }
+        pos = next[usize::from(*c) % next.len()];
+    }
+    pos
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(60))]
 
@@ -28,24 +48,41 @@ proptest! {
     fn the_solver_agrees_with_brute_force(squares in any::<bool>(), traits in 1u8..16, choices in prop::collection::vec(any::<u16>(), 11..13)) {
         let rules = Rules { squares, traits: TraitSet::from_mask(traits), ..Rules::QUADS };
         // Ten or eleven random placements (and the opening give), stopping before the game
-        // ends: endgames with 5 or 6 empty squares, where canonical keys are in use.
-        let mut pos = Position::START;
-        for c in &choices {
-            let next: Vec<Position> = pos.legal_moves(&rules).into_iter().map(|m| pos.play(m, &rules).unwrap()).filter(|p| p.outcome(&rules).is_none()).collect();
-            if next.is_empty() {
-                break;
-            }
-            pos = next[usize::from(*c) % next.len()];
-        }
+        // ends: endgames with 5 or 6 empty squares (the table is in use from 5).
+        let pos = random_game(&rules, &choices);
         prop_assume!(pos.hand().is_some() && pos.outcome(&rules).is_none());
-        let mut table = Table::new(4);
-        let found = Search::new(&rules, None, Some(&mut table)).best(&pos, None, 1).unwrap();
+        let found = Solver::new(&rules, 4).solve(&pos, None, 1).unwrap();
+        prop_assert!(found.exact);
         let exact = brute(&pos, &rules, 0);
         prop_assert_eq!(found.value, exact, "{}", pos);
         // The move it names really has that value.
         let after = pos.play(found.mv, &rules).unwrap();
         let through = if after.outcome(&rules).is_some() { brute(&after, &rules, 1).abs() } else { -brute(&after, &rules, 1) };
         prop_assert_eq!(through, exact, "{} then {}", pos, found.mv);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// With 8 or 9 empty squares the table's keys are canonical under the symmetries; the
+    /// solver must still agree with a plain full-window alpha-beta that has no table, no
+    /// symmetry and no move ordering (`Search` without a depth limit).
+    #[test]
+    fn the_solver_agrees_with_plain_alpha_beta(squares in any::<bool>(), traits in 1u8..16, choices in prop::collection::vec(any::<u16>(), 8..10)) {
+        let rules = Rules { squares, traits: TraitSet::from_mask(traits), ..Rules::QUADS };
+        let pos = random_game(&rules, &choices);
+        prop_assume!(pos.hand().is_some() && pos.outcome(&rules).is_none());
+        let found = Solver::new(&rules, 4).solve(&pos, None, 7).unwrap();
+        let plain = Search::new(&rules, None).best(&pos, None, 7).unwrap();
+        prop_assert!(found.exact);
+        prop_assert_eq!(found.value, plain.value, "{}", pos);
+        // The solver's move keeps that value.
+        let after = pos.play(found.mv, &rules).unwrap();
+        if after.outcome(&rules).is_none() {
+            let reply = Search::new(&rules, None).best(&after, None, 7).unwrap();
+            prop_assert_eq!(-reply.value + if reply.value.abs() > WIN / 2 { reply.value.signum() } else { 0 }, found.value, "{} then {}", pos, found.mv);
+        }
     }
 }
 
@@ -58,10 +95,48 @@ fn positions_with_hand_and_a1_swapped_do_not_share_an_entry() {
     let pos: Position = "..SDQHSDRF/..SLRFBLQF/BLRFBDQH.SDRH/.BDRHBDQFBLRH SLRH"
         .parse()
         .unwrap();
-    let mut table = Table::new(4);
-    let found = Search::new(&rules, None, Some(&mut table))
-        .best(&pos, None, 1)
-        .unwrap();
+    let found = Solver::new(&rules, 4).solve(&pos, None, 1).unwrap();
     assert_eq!(found.value, brute(&pos, &rules, 0));
     assert_eq!(found.value, 0, "a draw");
+}
+
+/// `pos` mirrored left to right, with every piece's traits complemented by `flip` and traits 0
+/// and 1 (size and colour) swapped when `swap`: a position equivalent to `pos` under every
+/// rule variant whose counting traits treat size and colour alike.
+fn transformed(pos: &Position, flip: u8, swap: bool) -> Position {
+    let map = |p: quads_rules::Piece| {
+        let mut b = p.bits() ^ flip;
+        if swap {
+            b = (b & 0b1100) | ((b & 1) << 1) | ((b >> 1) & 1);
+        }
+        quads_rules::Piece::new(b).unwrap()
+    };
+    let mut board = quads_rules::Board::EMPTY;
+    for sq in pos.board().occupied().iter() {
+        let mirrored = quads_rules::Square::at(3 - sq.col(), sq.row()).unwrap();
+        board.place(mirrored, map(pos.board().piece_at(sq).unwrap()));
+    }
+    Position::from_parts(board, pos.hand().map(map), quads_rules::ClaimState::None)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Equivalent positions share a canonical key and have the same value.
+    #[test]
+    fn symmetric_positions_share_keys_and_values(squares in any::<bool>(), flip in 0u8..16, swap in any::<bool>(), choices in prop::collection::vec(any::<u16>(), 7..10)) {
+        let rules = Rules { squares, ..Rules::QUADS };
+        let pos = random_game(&rules, &choices);
+        prop_assume!(pos.hand().is_some() && pos.outcome(&rules).is_none());
+        let other = transformed(&pos, flip, swap);
+        let symmetries = quads_bots::symmetry::Symmetries::new(&rules);
+        prop_assert_eq!(
+            symmetries.key(pos.board(), pos.hand().unwrap()),
+            symmetries.key(other.board(), other.hand().unwrap()),
+            "{} and {}", pos, other
+        );
+        let a = Solver::new(&rules, 4).solve(&pos, None, 1).unwrap();
+        let b = Solver::new(&rules, 4).solve(&other, None, 1).unwrap();
+        prop_assert_eq!(a.value, b.value, "{} and {}", pos, other);
+    }
 }

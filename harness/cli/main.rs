@@ -56,6 +56,8 @@ enum Command {
     Perft(perft_cmd::Args),
     /// The exact value of a position under perfect play, a best move, and the search's size.
     Solve(solve_cmd::Args),
+    /// Solve random positions with N pieces placed and print the times as a Markdown table.
+    SolveBench(solve_cmd::BenchArgs),
     /// Play games between two bot processes and record them.
     Match(match_cmd::Args),
     /// Play a tournament from a config: every pairing in every variant, resumable; then write
@@ -96,6 +98,7 @@ fn main() -> ExitCode {
         Command::Show(args) => show::run(&args),
         Command::Match(args) => match_cmd::run(&args),
         Command::Solve(args) => solve_cmd::run(&args),
+        Command::SolveBench(args) => solve_cmd::bench(&args),
         Command::Ratings(args) => ratings_cmd::run(&args),
         Command::Sprt(args) => match sprt_cmd::run_cmd(&args) {
             Ok(code) => return ExitCode::from(code),

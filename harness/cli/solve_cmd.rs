@@ -1,8 +1,9 @@
-//! `quads solve`: the exact value of a position and a best move.
+//! `quads solve`: the exact value of a position and a best move; `quads solve-bench`: the
+//! solver's speed on random positions.
 
 use std::time::{Duration, Instant};
 
-use quads_bots::search::{describe, Search, Table};
+use quads_bots::solver::{random_position, Solver};
 use quads_rules::{Claim, Rules};
 
 /// Arguments of `quads solve`.
@@ -21,11 +22,19 @@ pub struct Args {
     position: String,
 }
 
-pub fn run(args: &Args) -> Result<(), String> {
-    let rules = Rules {
+fn auto(rules: &Rules) -> Rules {
+    Rules {
         claim: Claim::Auto,
-        ..args.rules
-    };
+        ..*rules
+    }
+}
+
+fn rate(nodes: u64, took: Duration) -> f64 {
+    nodes as f64 / took.max(Duration::from_micros(1)).as_secs_f64() / 1e6
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let rules = auto(&args.rules);
     let pos = crate::checked_position(&args.position, &rules)?;
     if pos.outcome(&rules).is_some() {
         return Err("the game is over in this position".into());
@@ -37,27 +46,123 @@ pub fn run(args: &Args) -> Result<(), String> {
         Some(t) => Some(Instant::now() + quads_referee::parse_duration(t)?),
         None => None,
     };
-    let mut table = Table::new(args.hash.max(1));
     let started = Instant::now();
-    let mut search = Search::new(&rules, deadline, Some(&mut table));
-    let found = search.best(&pos, None, 0);
-    let (nodes, aborted) = (search.nodes(), search.aborted());
-    let took = started.elapsed();
-    let found = match found {
-        Some(f) if !aborted => f,
-        _ => {
-            return Err(format!(
-                "not solved within the time limit ({nodes} nodes in {:.1} s)",
-                took.as_secs_f64()
-            ))
-        }
-    };
-    crate::outln!("value: {}", describe(found.value));
+    let mut solver = Solver::new(&rules, args.hash.max(1));
+    let found = solver.solve(&pos, deadline, 0);
+    let (nodes, took) = (solver.nodes(), started.elapsed());
+    let found = found.ok_or_else(|| {
+        format!(
+            "not solved within the time limit ({nodes} nodes in {:.1} s)",
+            took.as_secs_f64()
+        )
+    })?;
+    crate::outln!("value: {}", found.describe());
     crate::outln!("best move: {}", found.mv);
     crate::outln!(
         "nodes: {nodes} in {:.3} s ({:.2} M nodes/s)",
         took.as_secs_f64(),
-        nodes as f64 / took.max(Duration::from_micros(1)).as_secs_f64() / 1e6
+        rate(nodes, took)
     );
     Ok(())
+}
+
+/// Arguments of `quads solve-bench`.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// The rules.
+    #[arg(long, default_value = "quads", value_parser = crate::perft_cmd::parse_rules)]
+    rules: Rules,
+    /// How many pieces are on the board, one table row each, e.g. 8,7,6.
+    #[arg(long, value_delimiter = ',', default_values_t = [8u32, 7, 6, 5, 4])]
+    placed: Vec<u32>,
+    /// Positions per row.
+    #[arg(long, default_value_t = 5)]
+    positions: u64,
+    /// The seed of the positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The transposition table's size, in MiB (a fresh table per position).
+    #[arg(long, default_value_t = 256)]
+    hash: usize,
+}
+
+/// Solves random positions (random placements, no completed shape, a piece in hand that wins
+/// nowhere), each with a fresh table, and prints one line per position and a Markdown table.
+pub fn bench(args: &BenchArgs) -> Result<(), String> {
+    let rules = auto(&args.rules);
+    if args.positions == 0 {
+        return Err("--positions must be at least 1".into());
+    }
+    if let Some(p) = args.placed.iter().find(|&&p| p > 15) {
+        return Err(format!(
+            "--placed {p}: at most 15 pieces can be on the board with one in hand"
+        ));
+    }
+    let mut rows = Vec::new();
+    for &placed in &args.placed {
+        let mut times = Vec::new();
+        let mut nodes = Vec::new();
+        for i in 0..args.positions {
+            let pos = random_position(&rules, placed, position_seed(args.seed, placed, i));
+            let started = Instant::now();
+            let mut solver = Solver::new(&rules, args.hash.max(1));
+            let found = solver
+                .solve(&pos, None, 0)
+                .ok_or("a position without a move")?;
+            let took = started.elapsed();
+            crate::outln!(
+                "{placed} placed  {pos}  {}  {}  {} nodes  {:.3} s",
+                found.describe(),
+                found.mv,
+                solver.nodes(),
+                took.as_secs_f64()
+            );
+            times.push(took);
+            nodes.push(solver.nodes());
+        }
+        times.sort();
+        nodes.sort_unstable();
+        rows.push((placed, times, nodes));
+    }
+    crate::outln!("");
+    crate::outln!(
+        "rules `{rules}`, {} positions per row, seed {}, {} MiB table",
+        args.positions,
+        args.seed,
+        args.hash
+    );
+    crate::outln!("");
+    crate::outln!(
+        "| pieces placed | positions | median time | worst time | median nodes | worst nodes |"
+    );
+    crate::outln!("|---|---|---|---|---|---|");
+    for (placed, times, nodes) in rows {
+        let mid = times.len() / 2;
+        crate::outln!(
+            "| {placed} | {} | {} | {} | {} | {} |",
+            times.len(),
+            human(times[mid]),
+            human(times[times.len() - 1]),
+            nodes[mid],
+            nodes[nodes.len() - 1]
+        );
+    }
+    Ok(())
+}
+
+/// The seed of position `i` of the row with `placed` pieces.
+fn position_seed(seed: u64, placed: u32, i: u64) -> u64 {
+    seed.wrapping_mul(1_000_003) ^ (u64::from(placed) << 40) ^ i
+}
+
+/// A duration as `850 µs`, `12.3 ms` or `4.56 s`.
+fn human(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 1e-3 {
+        format!("{:.0} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{s:.2} s")
+    }
 }

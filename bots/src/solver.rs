@@ -1,0 +1,834 @@
+//! The exact solver: the value of a position under perfect play, and a best move.
+//!
+//! A negamax with alpha-beta over (placement, give) moves, built for speed:
+//!
+//! - **Incremental threats.** A node keeps, for every winning shape, the traits its pieces
+//!   share, and for every empty square the pieces that would win there. Placing a piece
+//!   updates the two to seven shapes through its square; "which gives are safe after this
+//!   placement?" is then one OR over sixteen words.
+//! - **Only safe gives.** A give that lets the opponent win at once is never searched while a
+//!   safe one exists, so a node never has to ask whether its piece wins: it cannot.
+//! - **Win/draw/loss first.** The root is searched with the window (-1, 1), which only asks
+//!   win, draw or loss and cuts as soon as the answer is known. Only a won or lost position is
+//!   searched again, with a full window, for the number of placements to the end.
+//! - **A transposition table** of two-entry buckets (one kept for the larger subtree, one
+//!   always replaced), storing a bound, the best move and the number of empty squares.
+//!   From [`SYMMETRY_EMPTY`] empty squares up its keys are canonical under the game's
+//!   symmetries ([`crate::symmetry`]); nearer the leaves, Zobrist keys.
+//! - **Move ordering**: the table's move first.
+
+use std::time::Instant;
+
+use quads_rules::{Move, Piece, PieceSet, Position, Rules, Square, Then};
+
+use crate::symmetry::Symmetries;
+
+/// A win, before subtracting the placements it takes.
+pub const WIN: i32 = 1000;
+
+/// Canonical (symmetry-reduced) table keys are used with at least this many empty squares.
+const SYMMETRY_EMPTY: u32 = 8;
+
+/// Nodes with fewer empty squares than this do not use the table: they are cheaper to search
+/// again than a table probe's cache miss.
+const TABLE_EMPTY: u32 = 5;
+
+/// Nodes with at most this many empty squares are searched by [`Geometry::endgame`].
+const ENDGAME_EMPTY: u32 = 4;
+
+/// A value in words: `win in N placements`, `draw`, `loss in N placements`, where N counts
+/// both players' placements from now to the end under perfect play.
+pub fn describe(value: i32) -> String {
+    let n = WIN - value.abs() + 1;
+    let s = if n == 1 { "" } else { "s" };
+    match value {
+        v if v > WIN / 2 => format!("win in {n} placement{s}"),
+        v if v < -WIN / 2 => format!("loss in {n} placement{s}"),
+        _ => "draw".to_owned(),
+    }
+}
+
+/// The solver's answer for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// `WIN - placements` for a forced win (`WIN` wins with this placement), its negation for
+    /// a forced loss, 0 for a draw.
+    pub value: i32,
+    /// A best move: the fastest win, the slowest loss, or a move that keeps the draw.
+    pub mv: Move,
+    /// Whether `value` counts placements exactly. When the deadline cut the second search
+    /// short, `value` is only a sign (win or loss) and `mv` still wins or loses no sooner
+    /// than it must.
+    pub exact: bool,
+}
+
+impl Solution {
+    /// The value in words (see [`describe`]).
+    pub fn describe(&self) -> String {
+        if self.exact {
+            describe(self.value)
+        } else if self.value > 0 {
+            "win (the number of placements was not found in time)".to_owned()
+        } else {
+            "loss (the number of placements was not found in time)".to_owned()
+        }
+    }
+}
+
+/// `WIN_PIECES[key]`: the pieces that share a trait with every piece of a shape, where bit `i`
+/// of `key` says "all have trait bit `i` set" and bit `4 + i` "all have it clear".
+const WIN_PIECES: [u16; 256] = {
+    let mut table = [0u16; 256];
+    let mut key = 0;
+    while key < 256 {
+        let mut set = 0u16;
+        let mut p = 0;
+        while p < 16 {
+            let mut i = 0;
+            while i < 4 {
+                let has = (p >> i) & 1 == 1;
+                if (has && key & (1 << i) != 0) || (!has && key & (1 << (4 + i)) != 0) {
+                    set |= 1 << p;
+                }
+                i += 1;
+            }
+            p += 1;
+        }
+        table[key] = set;
+        key += 1;
+    }
+    table
+};
+
+/// SplitMix64: the random numbers of the Zobrist tables, made at compile time.
+const fn splitmix(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// `ZOBRIST[square][piece]` for pieces on the board, `ZOBRIST[16][piece]` for the hand:
+/// independent random numbers, so that no two positions share a key by construction.
+const ZOBRIST: [[u64; 16]; 17] = {
+    let mut table = [[0u64; 16]; 17];
+    let mut i = 0;
+    while i < 17 * 16 {
+        table[i / 16][i % 16] = splitmix((i as u64).wrapping_mul(0x632b_e59b_d9b4_e019));
+        i += 1;
+    }
+    table
+};
+
+/// A board as the search keeps it.
+#[derive(Clone, Copy)]
+struct Node {
+    occupied: u16,
+    /// Squares holding a piece with trait bit `i` set (for canonical keys).
+    traits: [u16; 4],
+    /// Per shape: the traits every piece on it shares, as a `WIN_PIECES` key (counting
+    /// traits only; all of them while the shape is empty).
+    shared: [u8; 19],
+    /// Per square: the pieces that would complete a winning shape there (0 when occupied).
+    wins: [u16; 16],
+    /// The Zobrist hash of the pieces on the board.
+    hash: u64,
+}
+
+/// The variant's shapes, arranged for the search.
+struct Geometry {
+    shapes: [u16; 19],
+    /// The shapes through each square, as indices into `shapes`.
+    through: [[u8; 7]; 16],
+    through_len: [u8; 16],
+    /// `piece_key[p]`: the `WIN_PIECES` key of piece `p` alone, counting traits only.
+    piece_key: [u8; 16],
+    /// The `WIN_PIECES` key bits that count.
+    counting: u8,
+}
+
+impl Geometry {
+    fn new(rules: &Rules) -> Geometry {
+        let mut shapes = [0u16; 19];
+        let mut through = [[0u8; 7]; 16];
+        let mut through_len = [0u8; 16];
+        for (i, s) in rules.shapes().iter().enumerate() {
+            shapes[i] = s.0;
+            for sq in s.iter() {
+                let n = &mut through_len[sq.index()];
+                through[sq.index()][usize::from(*n)] = i as u8;
+                *n += 1;
+            }
+        }
+        let t = rules.traits.mask();
+        let counting = t | (t << 4);
+        let piece_key = std::array::from_fn(|p| (p as u8 | ((!p as u8 & 0xf) << 4)) & counting);
+        Geometry {
+            shapes,
+            through,
+            through_len,
+            piece_key,
+            counting,
+        }
+    }
+
+    /// `node` with piece `p` placed on the empty square `sq` (which it does not win).
+    #[inline(always)]
+    fn place(&self, node: &Node, sq: usize, p: usize) -> Node {
+        let mut n = *node;
+        let bit = 1u16 << sq;
+        n.occupied |= bit;
+        for (i, t) in n.traits.iter_mut().enumerate() {
+            if p & (1 << i) != 0 {
+                *t |= bit;
+            }
+        }
+        n.wins[sq] = 0;
+        n.hash ^= ZOBRIST[sq][p];
+        let key = self.piece_key[p];
+        for &s in &self.through[sq][..usize::from(self.through_len[sq])] {
+            let s = usize::from(s);
+            let shared = n.shared[s] & key;
+            n.shared[s] = shared;
+            let on = self.shapes[s] & n.occupied;
+            if on.count_ones() == 3 && shared != 0 {
+                let open = (self.shapes[s] ^ on).trailing_zeros() as usize;
+                n.wins[open] |= WIN_PIECES[usize::from(shared)];
+            }
+        }
+        n
+    }
+
+    /// The pieces that would win somewhere after `p` is placed on the empty square `sq`
+    /// (which it does not win), without building the new node. `total` is the union of
+    /// `node.wins`.
+    #[inline(always)]
+    fn unsafe_after(&self, node: &Node, sq: usize, p: usize, total: u16) -> u16 {
+        let mut pieces = if node.wins[sq] == 0 {
+            total
+        } else {
+            // The shapes through `sq` that threatened are full now.
+            let mut others = 0;
+            for (t, &w) in node.wins.iter().enumerate() {
+                if t != sq {
+                    others |= w;
+                }
+            }
+            others
+        };
+        let key = self.piece_key[p];
+        for &s in &self.through[sq][..usize::from(self.through_len[sq])] {
+            let s = usize::from(s);
+            let shared = node.shared[s] & key;
+            if shared != 0 && (self.shapes[s] & node.occupied).count_ones() == 2 {
+                pieces |= WIN_PIECES[usize::from(shared)];
+            }
+        }
+        pieces
+    }
+
+    /// The exact value of placing `hand` (which wins nowhere) with `remaining` (not empty)
+    /// to give, for small endgames: no table and no move ordering, which cost more than they
+    /// save this close to the end.
+    #[allow(clippy::too_many_arguments)]
+    fn endgame(
+        &self,
+        node: &Node,
+        hand: usize,
+        remaining: u16,
+        ply: i32,
+        mut alpha: i32,
+        beta: i32,
+        nodes: &mut u64,
+    ) -> i32 {
+        *nodes += 1;
+        let last = remaining.count_ones() == 1;
+        let total = all_wins(node);
+        // If no placement leaves a safe give, the opponent wins next.
+        let mut best = -(WIN - ply - 1);
+        let mut bits = !node.occupied;
+        while bits != 0 {
+            let sq = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let mut safe = remaining & !self.unsafe_after(node, sq, hand, total);
+            if safe == 0 {
+                continue;
+            }
+            if last {
+                // A safe last give: the opponent fills the last square without a win.
+                return 0;
+            }
+            let after = self.place(node, sq, hand);
+            while safe != 0 {
+                let p = safe.trailing_zeros() as usize;
+                safe &= safe - 1;
+                let v = -self.endgame(
+                    &after,
+                    p,
+                    remaining & !(1 << p),
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    nodes,
+                );
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn node(&self, board: &quads_rules::Board) -> Node {
+        let mut node = Node {
+            occupied: 0,
+            traits: [0; 4],
+            shared: [self.counting; 19],
+            wins: [0; 16],
+            hash: 0,
+        };
+        for sq in board.occupied().iter() {
+            let p = board.piece_at(sq).expect("occupied").index();
+            node = self.place(&node, sq.index(), p);
+        }
+        node
+    }
+}
+
+/// The pieces that win somewhere on the board.
+#[inline(always)]
+fn all_wins(node: &Node) -> u16 {
+    node.wins.iter().fold(0, |a, &w| a | w)
+}
+
+const EXACT: u64 = 1;
+const LOWER: u64 = 2;
+const UPPER: u64 = 3;
+const NO_MOVE: u8 = 0xff;
+
+/// A transposition table of fixed size, in buckets of two entries: the first keeps the entry
+/// with the most empty squares (the largest subtree), the second is always replaced.
+///
+/// Each entry is (key, data); data packs the value (bits 0–15), the bound (16–17), the number
+/// of empty squares (18–22) and the best move (24–31: square << 4 | piece). The memory is an
+/// anonymous mapping that the kernel is asked to back with 2 MiB pages: probes land anywhere
+/// in it, and with 4 KiB pages nearly every probe also missed the TLB.
+pub struct Table {
+    memory: Memory,
+    len: usize,
+    /// The entries in use: a power of two up to `len`, set per search by
+    /// [`Table::fit`], so that a small search touches (and the kernel zeroes) little memory.
+    active: usize,
+}
+
+enum Memory {
+    Mapped(memmap2::MmapMut),
+    Heap(Vec<[u64; 2]>),
+}
+
+impl Memory {
+    /// Zeroed memory for `len` entries.
+    fn new(len: usize) -> Memory {
+        match memmap2::MmapMut::map_anon(len * 16) {
+            Ok(map) => {
+                // Only a hint: without huge pages the table works the same, more slowly.
+                #[cfg(target_os = "linux")]
+                let _ = map.advise(memmap2::Advice::HugePage);
+                Memory::Mapped(map)
+            }
+            Err(_) => Memory::Heap(vec![[0; 2]; len]),
+        }
+    }
+}
+
+struct Entry {
+    value: i32,
+    bound: u64,
+    mv: u8,
+}
+
+impl Table {
+    /// A table of about `mebibytes` MiB.
+    pub fn new(mebibytes: usize) -> Table {
+        let len = ((mebibytes << 20) / 16).max(1024).next_power_of_two();
+        Table {
+            memory: Memory::new(len),
+            len,
+            active: len,
+        }
+    }
+
+    /// Forgets every entry. (Fresh zeroed memory: the kernel hands out zero pages as they are
+    /// touched, so this costs nothing up front.)
+    pub fn clear(&mut self) {
+        self.memory = Memory::Heap(Vec::new());
+        self.memory = Memory::new(self.len);
+    }
+
+    #[inline(always)]
+    fn slots(&self) -> &[[u64; 2]] {
+        match &self.memory {
+            Memory::Mapped(map) => bytemuck::cast_slice(map),
+            Memory::Heap(v) => v,
+        }
+    }
+
+    #[inline(always)]
+    fn slots_mut(&mut self) -> &mut [[u64; 2]] {
+        match &mut self.memory {
+            Memory::Mapped(map) => bytemuck::cast_slice_mut(map),
+            Memory::Heap(v) => v,
+        }
+    }
+
+    /// Uses as much of the table as a search from `empty` empty squares needs: 2^(2·empty − 4)
+    /// entries, at least 2^16 (1 MiB), at most all. Searches grow about fourfold per empty
+    /// square at these depths.
+    fn fit(&mut self, empty: u32) {
+        let want = 1usize << (2 * empty).saturating_sub(4).clamp(16, 40);
+        self.active = want.min(self.len);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize & (self.active - 1)) & !1
+    }
+
+    /// Asks the processor to fetch `key`'s bucket into the cache, so that the probe made a
+    /// little later does not wait for memory.
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        #[allow(unsafe_code)]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let bucket = &self.slots()[self.bucket(key)];
+            // SAFETY: a prefetch is only a hint: it reads nothing the program sees and cannot
+            // fault; the address is that of a live element. It is `unsafe` only because it is
+            // an SSE instruction, which every x86-64 processor has.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(bucket).cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    #[inline(always)]
+    fn get(&self, key: u64) -> Option<Entry> {
+        let b = self.bucket(key);
+        let pair = &self.slots()[b..b + 2];
+        let data = if pair[0][0] == key {
+            pair[0][1]
+        } else if pair[1][0] == key {
+            pair[1][1]
+        } else {
+            return None;
+        };
+        let bound = (data >> 16) & 3;
+        (bound != 0).then_some(Entry {
+            value: i32::from(data as u16 as i16),
+            bound,
+            mv: (data >> 24) as u8,
+        })
+    }
+
+    /// Stores an entry; `live` is the most empty squares a position of the current search can
+    /// have, so entries with more belong to earlier moves of the game and may go.
+    #[inline(always)]
+    fn put(&mut self, key: u64, value: i32, bound: u64, empty: u32, mv: u8, live: u32) {
+        let data = u64::from(value as i16 as u16)
+            | (bound << 16)
+            | (u64::from(empty) << 18)
+            | (u64::from(mv) << 24);
+        let b = self.bucket(key);
+        let pair = &mut self.slots_mut()[b..b + 2];
+        let deep_empty = ((pair[0][1] >> 18) & 31) as u32;
+        if pair[0][0] == key || pair[0][1] == 0 {
+            pair[0] = [key, data];
+        } else if pair[1][0] == key {
+            pair[1] = [key, data];
+        } else if empty >= deep_empty || deep_empty > live {
+            // The displaced deep entry gets a second chance in the other slot.
+            pair[1] = pair[0];
+            pair[0] = [key, data];
+        } else {
+            pair[1] = [key, data];
+        }
+    }
+}
+
+/// Win values count placements from the root; the table stores them from the node.
+fn to_table(v: i32, ply: i32) -> i32 {
+    if v > WIN / 2 {
+        v + ply
+    } else if v < -WIN / 2 {
+        v - ply
+    } else {
+        v
+    }
+}
+
+fn from_table(v: i32, ply: i32) -> i32 {
+    if v > WIN / 2 {
+        v - ply
+    } else if v < -WIN / 2 {
+        v + ply
+    } else {
+        v
+    }
+}
+
+/// The exact solver for one rule variant, with its table.
+pub struct Solver {
+    rules: Rules,
+    geometry: Geometry,
+    symmetries: Symmetries,
+    table: Table,
+    nodes: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+    /// The empty squares at the current root.
+    root_empty: u32,
+}
+
+impl Solver {
+    /// A solver for `rules` with a table of about `mebibytes` MiB. Claims are solved as
+    /// automatic: a player who sees a win takes it.
+    pub fn new(rules: &Rules, mebibytes: usize) -> Solver {
+        Solver {
+            rules: Rules {
+                claim: quads_rules::Claim::Auto,
+                ..*rules
+            },
+            geometry: Geometry::new(rules),
+            symmetries: Symmetries::new(rules),
+            table: Table::new(mebibytes),
+            nodes: 0,
+            deadline: None,
+            aborted: false,
+            root_empty: 16,
+        }
+    }
+
+    /// Whether this solver solves `rules` (the shapes and traits agree; claims are solved
+    /// as automatic).
+    pub fn solves(&self, rules: &Rules) -> bool {
+        self.rules.squares == rules.squares && self.rules.traits == rules.traits
+    }
+
+    /// Forgets the table (for a new game).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Nodes searched by the last [`Solver::solve`].
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn key(&self, node: &Node, hand: usize, empty: u32) -> u64 {
+        if empty >= SYMMETRY_EMPTY {
+            self.symmetries
+                .key_from_parts(node.occupied, node.traits, hand as u8)
+        } else {
+            node.hash ^ ZOBRIST[16][hand]
+        }
+    }
+
+    /// The value of placing `hand` (which wins nowhere) with `remaining` (not empty) to give.
+    fn negamax(
+        &mut self,
+        node: &Node,
+        hand: usize,
+        remaining: u16,
+        ply: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 0xfff == 0 && self.deadline.is_some_and(|d| Instant::now() > d) {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let empty_squares = !node.occupied;
+        let empty = empty_squares.count_ones();
+        if empty <= ENDGAME_EMPTY {
+            self.nodes -= 1;
+            return self
+                .geometry
+                .endgame(node, hand, remaining, ply, alpha, beta, &mut self.nodes);
+        }
+        let g = &self.geometry;
+
+        let use_table = empty >= TABLE_EMPTY;
+        let key = if use_table {
+            let key = self.key(node, hand, empty);
+            self.table.prefetch(key);
+            key
+        } else {
+            0
+        };
+        // Which placements leave a safe give, and which gives.
+        let total = all_wins(node);
+        let mut squares = [(0u8, 0u16); 16];
+        let mut n = 0;
+        let mut bits = empty_squares;
+        while bits != 0 {
+            let sq = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let safe = remaining & !g.unsafe_after(node, sq, hand, total);
+            if safe != 0 {
+                squares[n] = (sq as u8, safe);
+                n += 1;
+            }
+        }
+        if n == 0 {
+            // Whatever is given, the opponent wins with its next placement.
+            return -(WIN - ply - 1);
+        }
+        if remaining.count_ones() == 1 {
+            // A safe last give: the opponent fills the last square without a win.
+            return 0;
+        }
+        // Placements that leave the fewest safe gives first: forcing moves decide quickest,
+        // both when they win and when they are refuted. (Measured: 8 to 10 times fewer nodes
+        // than board order on 5-placed positions; the opposite order is far worse.)
+        squares[..n].sort_unstable_by_key(|&(_, safe)| safe.count_ones());
+
+        let mut first = NO_MOVE;
+        if use_table {
+            if let Some(e) = self.table.get(key) {
+                let v = from_table(e.value, ply);
+                match e.bound {
+                    EXACT => return v,
+                    LOWER if v >= beta => return v,
+                    UPPER if v <= alpha => return v,
+                    _ => {}
+                }
+                first = e.mv;
+            }
+        }
+        // The table's move first, if it is a safe move here (a symmetric position's move may
+        // not be).
+        if first != NO_MOVE {
+            let (sq, p) = (first >> 4, first & 15);
+            if let Some(i) = squares[..n]
+                .iter()
+                .position(|&(s, safe)| s == sq && safe & (1 << p) != 0)
+            {
+                squares[..=i].rotate_right(1);
+            } else {
+                first = NO_MOVE;
+            }
+        }
+
+        let original_alpha = alpha;
+        let mut best = -(WIN + 1);
+        let mut best_move = NO_MOVE;
+        'squares: for (i, &(sq, safe)) in squares[..n].iter().enumerate() {
+            let after = self.geometry.place(node, usize::from(sq), hand);
+            let mut gives = safe;
+            if i == 0 && first != NO_MOVE {
+                // The table's give first, then the rest.
+                let p = first & 15;
+                gives &= !(1 << p);
+                let v = -self.negamax(
+                    &after,
+                    usize::from(p),
+                    remaining & !(1 << p),
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                );
+                if v > best {
+                    best = v;
+                    best_move = first;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            break 'squares;
+                        }
+                    }
+                }
+            }
+            while gives != 0 {
+                let p = gives.trailing_zeros() as usize;
+                gives &= gives - 1;
+                let v = -self.negamax(&after, p, remaining & !(1 << p), ply + 1, -beta, -alpha);
+                if v > best {
+                    best = v;
+                    best_move = (sq << 4) | p as u8;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            break 'squares;
+                        }
+                    }
+                }
+            }
+        }
+        if use_table && !self.aborted {
+            let bound = if best <= original_alpha {
+                UPPER
+            } else if best >= beta {
+                LOWER
+            } else {
+                EXACT
+            };
+            let live = self.root_empty;
+            self.table
+                .put(key, to_table(best, ply), bound, empty, best_move, live);
+        }
+        best
+    }
+
+    /// Searches the root moves with the window (alpha, beta); the best value and move, or
+    /// None if the deadline passed.
+    fn root(
+        &mut self,
+        node: &Node,
+        hand: usize,
+        remaining: u16,
+        moves: &[(u8, u8)],
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, (u8, u8))> {
+        let mut best = None;
+        for &(sq, p) in moves {
+            let after = self.geometry.place(node, usize::from(sq), hand);
+            let rest = remaining & !(1 << p);
+            let v = if rest == 0 {
+                0
+            } else {
+                -self.negamax(&after, usize::from(p), rest, 1, -beta, -alpha)
+            };
+            if self.aborted {
+                return None;
+            }
+            if best.is_none() || v > alpha {
+                alpha = alpha.max(v);
+                best = Some((v, (sq, p)));
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Solves `pos` (which must have a piece in hand and a game in progress), or returns
+    /// None if `deadline` passes first. Among equally good moves it picks the first in an
+    /// order shuffled by `seed`.
+    pub fn solve(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+        seed: u64,
+    ) -> Option<Solution> {
+        self.nodes = 0;
+        self.aborted = false;
+        self.deadline = deadline;
+        let hand = pos.hand()?;
+        let board = pos.board();
+        let place = |to: Square, then: Then| Move::Place { to, then };
+        let wins = board.threats(&self.rules).winning_squares(hand);
+        if let Some(to) = wins.iter().next() {
+            return Some(Solution {
+                value: WIN,
+                mv: place(to, Then::Nothing),
+                exact: true,
+            });
+        }
+        let remaining = pos.remaining().0;
+        if remaining == 0 {
+            let to = board.empty().iter().next()?;
+            return Some(Solution {
+                value: 0,
+                mv: place(to, Then::Nothing),
+                exact: true,
+            });
+        }
+        let node = self.geometry.node(board);
+        self.root_empty = board.empty().len();
+        self.table.fit(self.root_empty);
+        let mut moves = Vec::new();
+        for sq in board.empty().iter() {
+            let after = self.geometry.place(&node, sq.index(), hand.index());
+            let safe = PieceSet(remaining & !all_wins(&after));
+            moves.extend(safe.iter().map(|p| (sq.index() as u8, p.index() as u8)));
+        }
+        let as_move = |(sq, p): (u8, u8)| {
+            place(
+                Square::new(sq).expect("a square"),
+                Then::Give(Piece::new(p).expect("a piece")),
+            )
+        };
+        if moves.is_empty() {
+            // Every give wins for the opponent.
+            let to = board.empty().iter().next()?;
+            let p = PieceSet(remaining).iter().next()?;
+            return Some(Solution {
+                value: -(WIN - 1),
+                mv: place(to, Then::Give(p)),
+                exact: true,
+            });
+        }
+        crate::search::shuffle(&mut moves, seed);
+        // Win, draw or loss.
+        let (v, mv) = self.root(&node, hand.index(), remaining, &moves, -1, 1)?;
+        if v == 0 {
+            return Some(Solution {
+                value: 0,
+                mv: as_move(mv),
+                exact: true,
+            });
+        }
+        // How many placements: the full window, the move found first.
+        let i = moves.iter().position(|&m| m == mv).expect("a root move");
+        moves[..=i].rotate_right(1);
+        let exact = self.root(&node, hand.index(), remaining, &moves, -(WIN + 1), WIN + 1);
+        Some(match exact {
+            Some((value, mv)) => Solution {
+                value,
+                mv: as_move(mv),
+                exact: true,
+            },
+            None => Solution {
+                value: v.signum(),
+                mv: as_move(mv),
+                exact: false,
+            },
+        })
+    }
+}
+
+/// A random position with `placed` pieces on the board, none of them completing a winning
+/// shape, and a piece in hand that wins nowhere: the test positions of the solver's
+/// benchmark (`quads solve-bench`). The same seed gives the same position.
+pub fn random_position(rules: &Rules, placed: u32, seed: u64) -> Position {
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let placed = placed.min(15) as usize;
+    loop {
+        let mut squares: Vec<Square> = Square::ALL.to_vec();
+        let mut pieces: Vec<Piece> = Piece::ALL.to_vec();
+        crate::search::shuffle(&mut squares, rng.next_u64());
+        crate::search::shuffle(&mut pieces, rng.next_u64());
+        let mut board = quads_rules::Board::EMPTY;
+        for (sq, p) in squares.iter().zip(&pieces).take(placed) {
+            board.place(*sq, *p);
+        }
+        let hand = pieces[placed];
+        let pos = Position::from_parts(board, Some(hand), quads_rules::ClaimState::None);
+        if !board.has_win(rules) && board.threats(rules).winning_squares(hand).is_empty() {
+            return pos;
+        }
+    }
+}
