@@ -415,6 +415,72 @@ fn solve_prints_the_value_and_a_best_move() {
 }
 
 #[test]
+fn solve_bench_prints_one_line_per_position_and_a_table() {
+    let q = Quads::new();
+    let args = [
+        "solve-bench",
+        "--rules",
+        "classic",
+        "--placed",
+        "9,8",
+        "--positions",
+        "3",
+        "--seed",
+        "4",
+        "--hash",
+        "4",
+    ];
+    let out = q.ok(&args);
+    let lines: Vec<&str> = out.lines().collect();
+    let positions: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.contains(" placed  "))
+        .collect();
+    assert_eq!(positions.len(), 6, "{out}");
+    let rules: quads_rules::Rules = "classic".parse().unwrap();
+    for (i, line) in positions.iter().enumerate() {
+        let placed = if i < 3 { 9 } else { 8 };
+        assert!(line.starts_with(&format!("{placed} placed  ")), "{line}");
+        // The position: the given number of pieces, no completed shape, a hand that wins
+        // nowhere; and the solver's value agrees with `quads solve`.
+        let text = line.split("  ").nth(1).unwrap();
+        let pos: quads_rules::Position = text.parse().unwrap();
+        assert_eq!(pos.placed(), placed);
+        assert!(!pos.board().has_win(&rules));
+        assert!(pos
+            .board()
+            .threats(&rules)
+            .winning_squares(pos.hand().unwrap())
+            .is_empty());
+        let solved = q.ok(&["solve", "--rules", "classic", "--hash", "4", text]);
+        let value = solved.lines().next().unwrap().trim_start_matches("value: ");
+        assert!(line.contains(&format!("  {value}  ")), "{line} vs {solved}");
+    }
+    assert!(out.contains(
+        "| pieces placed | positions | median time | worst time | median nodes | worst nodes |"
+    ));
+    assert!(lines.iter().any(|l| l.starts_with("| 9 | 3 | ")), "{out}");
+    assert!(lines.iter().any(|l| l.starts_with("| 8 | 3 | ")), "{out}");
+    // The same seed gives the same positions.
+    let again = q.ok(&args);
+    let again: Vec<&str> = again.lines().filter(|l| l.contains(" placed  ")).collect();
+    let key = |l: &&str| l.split("  ").take(3).collect::<Vec<_>>().join("  ");
+    assert_eq!(
+        positions.iter().map(key).collect::<Vec<_>>(),
+        again.iter().map(key).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        q.fails(&["solve-bench", "--placed", "16"]),
+        "quads: --placed 16: at most 15 pieces can be on the board with one in hand"
+    );
+    assert_eq!(
+        q.fails(&["solve-bench", "--positions", "0"]),
+        "quads: --positions must be at least 1"
+    );
+}
+
+#[test]
 fn broken_pipe_is_a_quiet_exit_not_a_panic() {
     // `quads … | head` closes the pipe early; quads must not panic with a stack trace.
     let q = Quads::new();

@@ -123,6 +123,21 @@ pub fn search(
     deadline: Option<Instant>,
     rng: &mut ChaCha8Rng,
 ) -> ((Square, Piece), u32) {
+    let (moves, done) = ranked(board, hand, remaining, rules, playouts, deadline, rng);
+    (moves[0], done)
+}
+
+/// Like [`search`], but returns every root move, the most visited first (moves never tried
+/// come last, in their shuffled order).
+pub fn ranked(
+    board: &Board,
+    hand: Piece,
+    remaining: PieceSet,
+    rules: &Rules,
+    playouts: u32,
+    deadline: Option<Instant>,
+    rng: &mut ChaCha8Rng,
+) -> (Vec<(Square, Piece)>, u32) {
     let rules = Rules {
         claim: Claim::Auto,
         ..*rules
@@ -184,12 +199,13 @@ pub fn search(
         }
     }
     let root = &nodes[0];
-    let best = root
-        .children
+    let mut order: Vec<(f64, (Square, Piece))> = root
+        .moves
         .iter()
         .enumerate()
-        .max_by(|(_, &a), (_, &b)| nodes[a].visits.total_cmp(&nodes[b].visits))
-        .map(|(i, _)| root.moves[i])
-        .unwrap_or(root.moves[0]);
-    (best, done)
+        .map(|(i, &m)| (root.children.get(i).map_or(0.0, |&c| nodes[c].visits), m))
+        .collect();
+    // A stable sort: equal visits keep the shuffled order.
+    order.sort_by(|a, b| b.0.total_cmp(&a.0));
+    (order.into_iter().map(|(_, m)| m).collect(), done)
 }

@@ -347,6 +347,9 @@ impl Memory {
     }
 }
 
+/// The fewest entries a search uses (1 MiB).
+const MIN_ACTIVE: usize = 1 << 16;
+
 struct Entry {
     value: i32,
     bound: u64,
@@ -360,7 +363,7 @@ impl Table {
         Table {
             memory: Memory::new(len),
             len,
-            active: len,
+            active: MIN_ACTIVE.min(len),
         }
     }
 
@@ -369,6 +372,7 @@ impl Table {
     pub fn clear(&mut self) {
         self.memory = Memory::Heap(Vec::new());
         self.memory = Memory::new(self.len);
+        self.active = MIN_ACTIVE.min(self.len);
     }
 
     #[inline(always)]
@@ -389,10 +393,11 @@ impl Table {
 
     /// Uses as much of the table as a search from `empty` empty squares needs: 2^(2·empty − 4)
     /// entries, at least 2^16 (1 MiB), at most all. Searches grow about fourfold per empty
-    /// square at these depths.
+    /// square at these depths. The part in use never shrinks until [`Table::clear`], so the
+    /// entries of a game's earlier searches stay where later searches look for them.
     fn fit(&mut self, empty: u32) {
         let want = 1usize << (2 * empty).saturating_sub(4).clamp(16, 40);
-        self.active = want.min(self.len);
+        self.active = self.active.max(want).min(self.len);
     }
 
     #[inline(always)]

@@ -138,3 +138,33 @@ fn every_level_plays_whole_games_legally_under_every_variant() {
         }
     }
 }
+
+/// Regression: with 12 empty squares and 200 ms a move, level 5 cannot solve this Quads
+/// position in time, and its MCTS once chose C1 BLQF, after which the opponent wins in 11
+/// placements (a draw was available). The solver's check of MCTS's moves must refuse it, and
+/// every other move that lets the opponent force a win.
+#[test]
+fn level_5_does_not_walk_into_a_forced_loss_that_mcts_misses() {
+    let pos: Position = "..SDRF./..../..SLRH./SDQFBDRH.. BLRH".parse().unwrap();
+    let rules = Rules::QUADS;
+    let remaining: Vec<String> = pos.remaining().iter().map(|p| p.to_string()).collect();
+    for seed in [5, 6, 7] {
+        let input = format!(
+            "quads 1\nnewgame rules quads seat second seed {seed} movetime 200\nisready\ngo position {pos} remaining {} last B1 BLRH time - optime - movetime 200\nquit\n",
+            remaining.join(" ")
+        );
+        let lines = converse(&["--level", "5"], &input);
+        let FromBot::Move(mv) = lines.last().unwrap().parse().unwrap() else {
+            panic!("{lines:?}")
+        };
+        let after = pos.play(mv, &rules).unwrap();
+        let reply = quads_bots::solver::Solver::new(&rules, 16)
+            .solve(&after, None, 0)
+            .unwrap();
+        assert!(
+            reply.value <= 0,
+            "seed {seed}: after {mv} the opponent has {}",
+            reply.describe()
+        );
+    }
+}
