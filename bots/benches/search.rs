@@ -4,26 +4,13 @@
 use std::time::Instant;
 
 use quads_bots::mcts;
-use quads_bots::solver::Solver;
+use quads_bots::solver::{random_position, Solver};
 use quads_rules::{Position, Rules};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 fn main() {
-    let classic = [
-        ".SDQF../SLRF.BLRF./BLRHBDRH.SDQH/SLQF.SLQH. BDQF",
-        "...SDQF/SDQHBDQF.BLQH/.SDRH.BLQF/..BDQH. BDRH",
-        ".SDQF../BDQF..SLRH/BDRH.SLQHBLQF/.... SLQF",
-    ];
-    let quads = [
-        ".SDQF../SLRF.BLRF./BLRHBDRH.SDQH/SLQF.SLQH. BDQF",
-        "SLRH.SDQF./BDRF.../.SDRF.SLQF/..SDRHBLQH BDRH",
-        "..BLQHBDRF/BLQFSLQH../..BDQF./.SDQF.. BLRH",
-    ];
-    for (name, rules, endgames) in [
-        ("quads", Rules::QUADS, quads),
-        ("classic", Rules::CLASSIC, classic),
-    ] {
+    for (name, rules) in [("quads", Rules::QUADS), ("classic", Rules::CLASSIC)] {
         // MCTS from an early position: two pieces placed.
         let early: Position = "..../..BDRF./.SLQH../.... BLRF".parse().expect("valid");
         let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -42,10 +29,10 @@ fn main() {
             "{name}: mcts {playouts} playouts from 2 placed in {secs:.2} s: {:.0} playouts/s",
             f64::from(playouts) / secs
         );
-        // The solver on random endgames with 8, 7 and 6 pieces placed, drawn so that the piece
-        // in hand wins nowhere.
-        for pos in endgames {
-            let pos: Position = pos.parse().expect("valid");
+        // The solver on the positions `quads solve-bench` makes (random squares, no completed
+        // shape, a piece in hand that wins nowhere), two each with 5 and 4 pieces placed.
+        for (placed, seed) in [(5, 1), (5, 2), (4, 1), (4, 2)] {
+            let pos = random_position(&rules, placed, seed);
             let started = Instant::now();
             let mut solver = Solver::new(&rules, 64);
             let found = solver.solve(&pos, None, 0).expect("a move");
