@@ -231,6 +231,21 @@ impl Geometry {
         pieces
     }
 
+    /// The opponent's options after a move: the number of (placement, safe give) pairs it has
+    /// with piece `p` in hand on `after`, `rest` to give. `total` is the union of
+    /// `after.wins`.
+    #[inline]
+    fn options(&self, after: &Node, p: usize, rest: u16, total: u16) -> u32 {
+        let mut options = 0;
+        let mut replies = !after.occupied;
+        while replies != 0 {
+            let sq = replies.trailing_zeros() as usize;
+            replies &= replies - 1;
+            options += (rest & !self.unsafe_after(after, sq, p, total)).count_ones();
+        }
+        options
+    }
+
     /// The exact value of placing `hand` (which wins nowhere) with `remaining` (not empty)
     /// to give, for small endgames: no table and no move ordering, which cost more than they
     /// save this close to the end.
@@ -775,16 +790,11 @@ impl Solver {
                 let p = gives.trailing_zeros() as usize;
                 gives &= gives - 1;
                 let mv = (sq << 4) | p as u8;
-                let mut options = 0;
-                if first == NO_MOVE || mv != first {
-                    let rest = remaining & !(1 << p);
-                    let mut replies = !after.occupied;
-                    while replies != 0 {
-                        let s2 = replies.trailing_zeros() as usize;
-                        replies &= replies - 1;
-                        options += (rest & !g.unsafe_after(&after, s2, p, total)).count_ones() + 1;
-                    }
-                }
+                let options = if first != NO_MOVE && mv == first {
+                    0
+                } else {
+                    1 + g.options(&after, p, remaining & !(1 << p), total)
+                };
                 moves[m] = (options, rank as u8, mv);
                 m += 1;
             }
@@ -902,6 +912,13 @@ impl Solver {
             });
         }
         crate::search::shuffle(&mut moves, seed);
+        // The opponent's fewest options first, as inside the tree; ties stay shuffled.
+        let g = &self.geometry;
+        moves.sort_by_cached_key(|&(sq, p)| {
+            let after = g.place(&node, usize::from(sq), hand.index());
+            let p = usize::from(p);
+            g.options(&after, p, remaining & !(1 << p), all_wins(&after))
+        });
         // Win, draw or loss.
         let (v, mv) = self.root(&node, hand.index(), remaining, &moves, -1, 1)?;
         if v == 0 {
