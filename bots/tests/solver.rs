@@ -140,3 +140,18 @@ proptest! {
         prop_assert_eq!(a.value, b.value, "{} and {}", pos, other);
     }
 }
+
+/// From 9 empty squares up (and at the root) the solver orders moves by the opponent's options;
+/// its values there must still be those of a plain full-window alpha-beta.
+#[test]
+fn the_scored_move_order_keeps_the_values() {
+    for rules in [Rules::QUADS, Rules::CLASSIC] {
+        for (placed, seed) in [(6, 1), (6, 2), (6, 3), (6, 4), (5, 1), (5, 2)] {
+            let pos = quads_bots::solver::random_position(&rules, placed, seed);
+            let found = Solver::new(&rules, 4).solve(&pos, None, 0).unwrap();
+            let plain = Search::new(&rules, None).best(&pos, None, 0).unwrap();
+            assert!(found.exact);
+            assert_eq!(found.value, plain.value, "{rules} {pos}");
+        }
+    }
+}
