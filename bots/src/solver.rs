@@ -391,6 +391,7 @@ impl Table {
     /// Forgets every entry. (Fresh zeroed memory: the kernel hands out zero pages as they are
     /// touched, so this costs nothing up front.)
     pub fn clear(&mut self) {
+        // Drop the old memory before mapping the new, so that both never exist at once.
         self.memory = Memory::Heap(Vec::new());
         self.memory = Memory::new(self.len);
         self.active = MIN_ACTIVE.min(self.len);
@@ -506,6 +507,37 @@ fn from_table(v: i32, ply: i32) -> i32 {
         v + ply
     } else {
         v
+    }
+}
+
+/// The best move of a node so far, and the window's lower end it raises.
+struct Best {
+    value: i32,
+    mv: u8,
+    alpha: i32,
+}
+
+impl Best {
+    fn new(alpha: i32) -> Best {
+        Best {
+            value: -(WIN + 1),
+            mv: NO_MOVE,
+            alpha,
+        }
+    }
+
+    /// Takes move `mv` of value `v` if it is better; true when it cuts off (`v >= beta`).
+    #[inline(always)]
+    fn update(&mut self, v: i32, mv: u8, beta: i32) -> bool {
+        if v > self.value {
+            self.value = v;
+            self.mv = mv;
+            if v > self.alpha {
+                self.alpha = v;
+                return v >= beta;
+            }
+        }
+        false
     }
 }
 
@@ -708,54 +740,37 @@ impl Solver {
         squares: &[(u8, u16)],
         first: u8,
         ply: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> (i32, u8) {
-        let mut best = -(WIN + 1);
-        let mut best_move = NO_MOVE;
+        let mut best = Best::new(alpha);
         'squares: for (i, &(sq, safe)) in squares.iter().enumerate() {
             let after = self.geometry.place(node, usize::from(sq), hand);
-            let mut gives = safe;
-            if i == 0 && first != NO_MOVE {
-                // The table's give first, then the rest.
-                let p = first & 15;
-                gives &= !(1 << p);
-                let v = -self.negamax(
-                    &after,
-                    usize::from(p),
-                    remaining & !(1 << p),
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                );
-                if v > best {
-                    best = v;
-                    best_move = first;
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            break 'squares;
-                        }
-                    }
-                }
-            }
-            while gives != 0 {
-                let p = gives.trailing_zeros() as usize;
-                gives &= gives - 1;
-                let v = -self.negamax(&after, p, remaining & !(1 << p), ply + 1, -beta, -alpha);
-                if v > best {
-                    best = v;
-                    best_move = (sq << 4) | p as u8;
-                    if v > alpha {
-                        alpha = v;
-                        if alpha >= beta {
-                            break 'squares;
-                        }
+            // The table's give first (it is on the first square), then the rest.
+            let lead = if i == 0 && first != NO_MOVE {
+                1u16 << (first & 15)
+            } else {
+                0
+            };
+            for mut gives in [lead, safe & !lead] {
+                while gives != 0 {
+                    let p = gives.trailing_zeros() as usize;
+                    gives &= gives - 1;
+                    let v = -self.negamax(
+                        &after,
+                        p,
+                        remaining & !(1 << p),
+                        ply + 1,
+                        -beta,
+                        -best.alpha,
+                    );
+                    if best.update(v, (sq << 4) | p as u8, beta) {
+                        break 'squares;
                     }
                 }
             }
         }
-        (best, best_move)
+        (best.value, best.mv)
     }
 
     /// Searches every (placement, give) in the order of the opponent's options: the number
@@ -775,7 +790,7 @@ impl Solver {
         squares: &[(u8, u16)],
         first: u8,
         ply: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> (i32, u8) {
         let g = &self.geometry;
@@ -800,24 +815,23 @@ impl Solver {
             }
         }
         moves[..m].sort_unstable();
-        let mut best = -(WIN + 1);
-        let mut best_move = NO_MOVE;
+        let mut best = Best::new(alpha);
         for &(_, _, mv) in &moves[..m] {
             let (sq, p) = (usize::from(mv >> 4), usize::from(mv & 15));
             let after = self.geometry.place(node, sq, hand);
-            let v = -self.negamax(&after, p, remaining & !(1 << p), ply + 1, -beta, -alpha);
-            if v > best {
-                best = v;
-                best_move = mv;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            let v = -self.negamax(
+                &after,
+                p,
+                remaining & !(1 << p),
+                ply + 1,
+                -beta,
+                -best.alpha,
+            );
+            if best.update(v, mv, beta) {
+                break;
             }
         }
-        (best, best_move)
+        (best.value, best.mv)
     }
 
     /// Searches the root moves with the window (alpha, beta); the best value and move, or

@@ -111,11 +111,7 @@ pub fn run_sprt(t: &Tournament, test: Sprt, quiet: bool, label: &str) -> Result<
     }
     let games = schedule(t);
     let under_test = t.bots[0].name.clone();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(cores().min(t.concurrency).max(1))
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let runtime = crate::tournament_cmd::runtime(t.concurrency)?;
     let (cancel_tx, cancel_rx) = watch::channel(false);
     let mut halves: HashMap<u32, f64> = HashMap::new();
     let mut pairs = Pentanomial::default();

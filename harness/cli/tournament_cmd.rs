@@ -72,11 +72,7 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
     let games = schedule(&t);
     std::fs::create_dir_all(&t.out)
         .map_err(|e| format!("cannot create {}: {e}", t.out.display()))?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(cores().min(t.concurrency).max(1))
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let runtime = runtime(t.concurrency)?;
     let (cancel_tx, cancel_rx) = watch::channel(false);
     let journal = t.out.join("journal.jsonl");
     let progress = Progress::new(&t, games.len(), args.quiet);
@@ -248,4 +244,14 @@ fn stats(games: usize, elapsed: Duration) -> String {
         games as f64 / elapsed.as_secs_f64().max(1e-9),
         rss_kib as f64 / 1024.0
     )
+}
+
+/// The runtime that plays a tournament's games: one worker thread per game in flight, at most
+/// one per core.
+pub fn runtime(concurrency: usize) -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(cores().min(concurrency).max(1))
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))
 }
