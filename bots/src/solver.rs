@@ -208,40 +208,65 @@ impl Geometry {
     /// `node.wins`.
     #[inline(always)]
     fn unsafe_after(&self, node: &Node, sq: usize, p: usize, total: u16) -> u16 {
-        let mut pieces = if node.wins[sq] == 0 {
+        let base = if node.wins[sq] == 0 {
             total
         } else {
             // The shapes through `sq` that threatened are full now.
-            let mut others = 0;
-            for (t, &w) in node.wins.iter().enumerate() {
-                if t != sq {
-                    others |= w;
-                }
-            }
-            others
+            others(node, sq)
         };
-        let key = self.piece_key[p];
+        base | WIN_PIECES[usize::from(self.pairs(node, sq) & self.piece_key[p])]
+    }
+
+    /// The traits shared by the two pieces of each shape through the empty square `sq` that
+    /// holds two, or'ed: a piece placed on `sq` makes a threat with every piece that shares
+    /// one of them with it (`WIN_PIECES` of its key and these).
+    #[inline(always)]
+    fn pairs(&self, node: &Node, sq: usize) -> u8 {
+        let mut pairs = 0;
         for &s in &self.through[sq][..usize::from(self.through_len[sq])] {
             let s = usize::from(s);
-            let shared = node.shared[s] & key;
-            if shared != 0 && (self.shapes[s] & node.occupied).count_ones() == 2 {
-                pieces |= WIN_PIECES[usize::from(shared)];
+            if (self.shapes[s] & node.occupied).count_ones() == 2 {
+                pairs |= node.shared[s];
             }
         }
-        pieces
+        pairs
+    }
+
+    /// What a placement on each empty square of `node` exposes, for scoring many moves
+    /// that share `node`.
+    fn exposure(&self, node: &Node) -> Exposure {
+        let total = all_wins(node);
+        let mut ex = Exposure {
+            base: [0; 16],
+            pairs: [0; 16],
+            squares: !node.occupied,
+        };
+        let mut bits = ex.squares;
+        while bits != 0 {
+            let sq = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            ex.base[sq] = if node.wins[sq] == 0 {
+                total
+            } else {
+                others(node, sq)
+            };
+            ex.pairs[sq] = self.pairs(node, sq);
+        }
+        ex
     }
 
     /// The opponent's options after a move: the number of (placement, safe give) pairs it has
-    /// with piece `p` in hand on `after`, `rest` to give. `total` is the union of
-    /// `after.wins`.
+    /// with piece `p` in hand on the node of `ex`, `rest` to give.
     #[inline]
-    fn options(&self, after: &Node, p: usize, rest: u16, total: u16) -> u32 {
+    fn options(&self, ex: &Exposure, p: usize, rest: u16) -> u32 {
+        let key = self.piece_key[p];
         let mut options = 0;
-        let mut replies = !after.occupied;
-        while replies != 0 {
-            let sq = replies.trailing_zeros() as usize;
-            replies &= replies - 1;
-            options += (rest & !self.unsafe_after(after, sq, p, total)).count_ones();
+        let mut bits = ex.squares;
+        while bits != 0 {
+            let sq = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let unsafe_gives = ex.base[sq] | WIN_PIECES[usize::from(ex.pairs[sq] & key)];
+            options += (rest & !unsafe_gives).count_ones();
         }
         options
     }
@@ -324,6 +349,26 @@ impl Geometry {
 #[inline(always)]
 fn all_wins(node: &Node) -> u16 {
     node.wins.iter().fold(0, |a, &w| a | w)
+}
+
+/// The pieces that win on a square other than `sq`.
+#[inline(always)]
+fn others(node: &Node, sq: usize) -> u16 {
+    let mut others = 0;
+    for (t, &w) in node.wins.iter().enumerate() {
+        if t != sq {
+            others |= w;
+        }
+    }
+    others
+}
+
+/// Per empty square of a node: `base[sq]`, the pieces that still win elsewhere after a
+/// placement on `sq`, and `pairs[sq]` (see `Geometry::pairs`).
+struct Exposure {
+    base: [u16; 16],
+    pairs: [u8; 16],
+    squares: u16,
 }
 
 const EXACT: u64 = 1;
@@ -799,7 +844,7 @@ impl Solver {
         let mut m = 0;
         for (rank, &(sq, safe)) in squares.iter().enumerate() {
             let after = g.place(node, usize::from(sq), hand);
-            let total = all_wins(&after);
+            let ex = g.exposure(&after);
             let mut gives = safe;
             while gives != 0 {
                 let p = gives.trailing_zeros() as usize;
@@ -808,7 +853,7 @@ impl Solver {
                 let options = if first != NO_MOVE && mv == first {
                     0
                 } else {
-                    1 + g.options(&after, p, remaining & !(1 << p), total)
+                    1 + g.options(&ex, p, remaining & !(1 << p))
                 };
                 moves[m] = (options, rank as u8, mv);
                 m += 1;
@@ -931,7 +976,7 @@ impl Solver {
         moves.sort_by_cached_key(|&(sq, p)| {
             let after = g.place(&node, usize::from(sq), hand.index());
             let p = usize::from(p);
-            g.options(&after, p, remaining & !(1 << p), all_wins(&after))
+            g.options(&g.exposure(&after), p, remaining & !(1 << p))
         });
         // Win, draw or loss.
         let (v, mv) = self.root(&node, hand.index(), remaining, &moves, -1, 1)?;
