@@ -401,6 +401,17 @@ fn solve_prints_the_value_and_a_best_move() {
         "BDRHSLRFBLQH./BDQFSDQHSDRFSLRH/BLRFBDQHSLQFBLRH/SLQHBLQFBDRFSDRH SDQF",
     ]);
     assert!(draw.starts_with("value: draw\nbest move: D4\n"), "{draw}");
+    // More threads: the same answer.
+    let eight = "..../.BDRF../SLQH.BLQF./..SDRHBDQH SDQF";
+    let one = q.ok(&["solve", "--hash", "8", eight]);
+    let two = q.ok(&["solve", "--hash", "8", "--threads", "2", eight]);
+    let answer = |out: &str| out.lines().take(2).collect::<Vec<_>>().join("\n");
+    assert!(answer(&one).starts_with("value: "), "{one}");
+    assert_eq!(answer(&two), answer(&one));
+    assert_eq!(
+        q.fails(&["solve", "--threads", "0", eight]),
+        "quads: invalid value '0' for '--threads <THREADS>': 0 is not in 1..=256"
+    );
     // Every give after any placement lets the opponent win: a loss in 2 placements.
     let loss = q.ok(&["solve", ".SDQF../SLRF.BLRF./BLRHBDRH.SDQH/SLQF.SLQH. BDQF"]);
     assert!(loss.starts_with("value: loss in 2 placements\n"), "{loss}");

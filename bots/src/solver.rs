@@ -17,7 +17,11 @@
 //!   symmetries ([`crate::symmetry`]); nearer the leaves, Zobrist keys.
 //! - **Move ordering**: the table's move first.
 
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
+
+use zerocopy::FromBytes;
 
 use quads_rules::{Move, Piece, PieceSet, Position, Rules, Square, Then};
 
@@ -36,6 +40,10 @@ const TABLE_EMPTY: u32 = 5;
 /// Nodes with at least this many empty squares order every move by the opponent's options
 /// ([`Solver::scored_moves`]); below, by square.
 const SCORED_EMPTY: u32 = 9;
+
+/// Helper threads join a search from at least this many empty squares at the root: below,
+/// starting them took longer than they saved (measured on 6- and 7-placed positions).
+const HELPERS_EMPTY: u32 = 11;
 
 /// Nodes with at most this many empty squares are searched by [`Geometry::endgame`].
 const ENDGAME_EMPTY: u32 = 4;
@@ -381,12 +389,16 @@ const NO_MOVE: u8 = 0xff;
 /// A transposition table of fixed size, in buckets of two entries: the first keeps the entry
 /// with the most empty squares (the largest subtree), the second is always replaced.
 ///
-/// Each entry is (key, data); data packs the value (bits 0–15), the bound (16–17), the number
-/// of empty squares (18–22) and the best move (24–31: square << 4 | piece). The memory is an
-/// anonymous mapping that the kernel is asked to back with 2 MiB pages: probes land anywhere
-/// in it, and with 4 KiB pages nearly every probe also missed the TLB.
+/// Each entry is two words, (key ^ data, data); data packs the value (bits 0–15), the bound
+/// (16–17), the number of empty squares (18–22) and the best move (24–31: square << 4 |
+/// piece). The words are atomics, so that the threads of one search share the table without
+/// locks; an entry whose two words two threads wrote at once fails the key check and is a
+/// miss. The memory is an anonymous mapping that the kernel is asked to back with 2 MiB
+/// pages: probes land anywhere in it, and with 4 KiB pages nearly every probe also missed
+/// the TLB.
 pub struct Table {
     memory: Memory,
+    /// Entries (two words each), a power of two.
     len: usize,
     /// The entries in use: a power of two up to `len`, set per search by
     /// [`Table::fit`], so that a small search touches (and the kernel zeroes) little memory.
@@ -395,7 +407,7 @@ pub struct Table {
 
 enum Memory {
     Mapped(memmap2::MmapMut),
-    Heap(Vec<[u64; 2]>),
+    Heap(Vec<AtomicU64>),
 }
 
 impl Memory {
@@ -408,7 +420,22 @@ impl Memory {
                 let _ = map.advise(memmap2::Advice::HugePage);
                 Memory::Mapped(map)
             }
-            Err(_) => Memory::Heap(vec![[0; 2]; len]),
+            Err(_) => Memory::Heap(
+                std::iter::repeat_with(|| AtomicU64::new(0))
+                    .take(len * 2)
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The memory as words. (Viewing bytes as atomics needs the bytes borrowed mutably:
+    /// nobody else can be reading them as plain bytes meanwhile.)
+    fn words(&mut self) -> &[AtomicU64] {
+        match self {
+            Memory::Mapped(map) => {
+                <[AtomicU64]>::mut_from_bytes(&mut map[..]).map_or(&[][..], |words| &*words)
+            }
+            Memory::Heap(words) => words,
         }
     }
 }
@@ -442,22 +469,6 @@ impl Table {
         self.active = MIN_ACTIVE.min(self.len);
     }
 
-    #[inline(always)]
-    fn slots(&self) -> &[[u64; 2]] {
-        match &self.memory {
-            Memory::Mapped(map) => bytemuck::cast_slice(map),
-            Memory::Heap(v) => v,
-        }
-    }
-
-    #[inline(always)]
-    fn slots_mut(&mut self) -> &mut [[u64; 2]] {
-        match &mut self.memory {
-            Memory::Mapped(map) => bytemuck::cast_slice_mut(map),
-            Memory::Heap(v) => v,
-        }
-    }
-
     /// Uses as much of the table as a search from `empty` empty squares needs: 2^(2·empty − 4)
     /// entries, at least 2^16 (1 MiB), at most all. Searches grow about fourfold per empty
     /// square at these depths. The part in use never shrinks until [`Table::clear`], so the
@@ -467,9 +478,30 @@ impl Table {
         self.active = self.active.max(want).min(self.len);
     }
 
+    /// The part in use, for the threads of one search.
+    fn slots(&mut self) -> Slots<'_> {
+        let active = self.active;
+        let words = self.memory.words();
+        // (Only if the mapping could not be viewed as words, which a page-aligned mapping
+        // always can: then the table is off, every probe a miss.)
+        let words = words.get(..active * 2).unwrap_or(&[]);
+        Slots { words }
+    }
+}
+
+/// The words of a table's part in use, shared by the threads of a search. Loads and stores
+/// are relaxed: an entry is a hint checked against its key, never a synchronisation.
+#[derive(Clone, Copy)]
+struct Slots<'a> {
+    words: &'a [AtomicU64],
+}
+
+impl Slots<'_> {
+    /// The first word of `key`'s bucket (four words: two entries).
     #[inline(always)]
-    fn bucket(&self, key: u64) -> usize {
-        (key as usize & (self.active - 1)) & !1
+    fn bucket(&self, key: u64) -> Option<&[AtomicU64]> {
+        let w = (key as usize & (self.words.len().wrapping_sub(1))) & !3;
+        self.words.get(w..w + 4)
     }
 
     /// Asks the processor to fetch `key`'s bucket into the cache, so that the probe made a
@@ -478,13 +510,12 @@ impl Table {
     fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         #[allow(unsafe_code)]
-        {
+        if let Some(bucket) = self.bucket(key) {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket = &self.slots()[self.bucket(key)];
             // SAFETY: a prefetch is only a hint: it reads nothing the program sees and cannot
             // fault; the address is that of a live element. It is `unsafe` only because it is
             // an SSE instruction, which every x86-64 processor has.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(bucket).cast::<i8>()) };
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.as_ptr().cast::<i8>()) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
@@ -492,15 +523,12 @@ impl Table {
 
     #[inline(always)]
     fn get(&self, key: u64) -> Option<Entry> {
-        let b = self.bucket(key);
-        let pair = &self.slots()[b..b + 2];
-        let data = if pair[0][0] == key {
-            pair[0][1]
-        } else if pair[1][0] == key {
-            pair[1][1]
-        } else {
-            return None;
+        let bucket = self.bucket(key)?;
+        let entry = |i: usize| {
+            let data = bucket[i + 1].load(Relaxed);
+            (bucket[i].load(Relaxed) ^ data == key).then_some(data)
         };
+        let data = entry(0).or_else(|| entry(2))?;
         let bound = (data >> 16) & 3;
         (bound != 0).then_some(Entry {
             value: i32::from(data as u16 as i16),
@@ -512,24 +540,31 @@ impl Table {
     /// Stores an entry; `live` is the most empty squares a position of the current search can
     /// have, so entries with more belong to earlier moves of the game and may go.
     #[inline(always)]
-    fn put(&mut self, key: u64, value: i32, bound: u64, empty: u32, mv: u8, live: u32) {
+    fn put(&self, key: u64, value: i32, bound: u64, empty: u32, mv: u8, live: u32) {
+        let Some(bucket) = self.bucket(key) else {
+            return;
+        };
         let data = u64::from(value as i16 as u16)
             | (bound << 16)
             | (u64::from(empty) << 18)
             | (u64::from(mv) << 24);
-        let b = self.bucket(key);
-        let pair = &mut self.slots_mut()[b..b + 2];
-        let deep_empty = ((pair[0][1] >> 18) & 31) as u32;
-        if pair[0][0] == key || pair[0][1] == 0 {
-            pair[0] = [key, data];
-        } else if pair[1][0] == key {
-            pair[1] = [key, data];
+        let write = |i: usize, key: u64, data: u64| {
+            bucket[i].store(key ^ data, Relaxed);
+            bucket[i + 1].store(data, Relaxed);
+        };
+        let deep_data = bucket[1].load(Relaxed);
+        let deep_key = bucket[0].load(Relaxed) ^ deep_data;
+        let deep_empty = ((deep_data >> 18) & 31) as u32;
+        if deep_key == key || deep_data == 0 {
+            write(0, key, data);
+        } else if bucket[2].load(Relaxed) ^ bucket[3].load(Relaxed) == key {
+            write(2, key, data);
         } else if empty >= deep_empty || deep_empty > live {
             // The displaced deep entry gets a second chance in the other slot.
-            pair[1] = pair[0];
-            pair[0] = [key, data];
+            write(2, deep_key, deep_data);
+            write(0, key, data);
         } else {
-            pair[1] = [key, data];
+            write(2, key, data);
         }
     }
 }
@@ -592,16 +627,13 @@ pub struct Solver {
     geometry: Geometry,
     symmetries: Symmetries,
     table: Table,
+    threads: usize,
     nodes: u64,
-    deadline: Option<Instant>,
-    aborted: bool,
-    /// The empty squares at the current root.
-    root_empty: u32,
 }
 
 impl Solver {
-    /// A solver for `rules` with a table of about `mebibytes` MiB. Claims are solved as
-    /// automatic: a player who sees a win takes it.
+    /// A solver for `rules` with a table of about `mebibytes` MiB, searching on one thread.
+    /// Claims are solved as automatic: a player who sees a win takes it.
     pub fn new(rules: &Rules, mebibytes: usize) -> Solver {
         Solver {
             rules: Rules {
@@ -611,11 +643,18 @@ impl Solver {
             geometry: Geometry::new(rules),
             symmetries: Symmetries::new(rules),
             table: Table::new(mebibytes),
+            threads: 1,
             nodes: 0,
-            deadline: None,
-            aborted: false,
-            root_empty: 16,
         }
+    }
+
+    /// Searches on `threads` threads (at least one) that share the table, for positions with
+    /// at least 11 empty squares (smaller searches are over before helpers would help). The
+    /// value and the move found are the same as on one thread; the node count is the sum
+    /// over the threads and varies from run to run.
+    pub fn with_threads(mut self, threads: usize) -> Solver {
+        self.threads = threads.max(1);
+        self
     }
 
     /// Whether this solver solves `rules` (the shapes and traits agree; claims are solved
@@ -629,9 +668,169 @@ impl Solver {
         self.table.clear();
     }
 
-    /// Nodes searched by the last [`Solver::solve`].
+    /// Nodes searched by the last [`Solver::solve`] (on all its threads).
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+    /// Solves `pos` (which must have a piece in hand and a game in progress), or returns
+    /// None if `deadline` passes first. Among equally good moves it picks the first in an
+    /// order shuffled by `seed`.
+    pub fn solve(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+        seed: u64,
+    ) -> Option<Solution> {
+        self.nodes = 0;
+        let hand = pos.hand()?;
+        let board = pos.board();
+        let place = |to: Square, then: Then| Move::Place { to, then };
+        let wins = board.threats(&self.rules).winning_squares(hand);
+        if let Some(to) = wins.iter().next() {
+            return Some(Solution {
+                value: WIN,
+                mv: place(to, Then::Nothing),
+                exact: true,
+            });
+        }
+        let remaining = pos.remaining().0;
+        if remaining == 0 {
+            let to = board.empty().iter().next()?;
+            return Some(Solution {
+                value: 0,
+                mv: place(to, Then::Nothing),
+                exact: true,
+            });
+        }
+        let node = self.geometry.node(board);
+        let root_empty = board.empty().len();
+        self.table.fit(root_empty);
+        let mut moves = Vec::new();
+        for sq in board.empty().iter() {
+            let after = self.geometry.place(&node, sq.index(), hand.index());
+            let safe = PieceSet(remaining & !all_wins(&after));
+            moves.extend(safe.iter().map(|p| (sq.index() as u8, p.index() as u8)));
+        }
+        let as_move = |(sq, p): (u8, u8)| {
+            place(
+                Square::new(sq).expect("a square"),
+                Then::Give(Piece::new(p).expect("a piece")),
+            )
+        };
+        if moves.is_empty() {
+            // Every give wins for the opponent.
+            let to = board.empty().iter().next()?;
+            let p = PieceSet(remaining).iter().next()?;
+            return Some(Solution {
+                value: -(WIN - 1),
+                mv: place(to, Then::Give(p)),
+                exact: true,
+            });
+        }
+        crate::search::shuffle(&mut moves, seed);
+        // The opponent's fewest options first, as inside the tree; ties stay shuffled.
+        let g = &self.geometry;
+        moves.sort_by_cached_key(|&(sq, p)| {
+            let after = g.place(&node, usize::from(sq), hand.index());
+            let p = usize::from(p);
+            g.options(&g.exposure(&after), p, remaining & !(1 << p))
+        });
+        // The main thread searches the moves in this order, the helpers in the reverse order
+        // (helper `i` of `n` starting `(i - 1) / (n - 1)` of the way along it), so that on
+        // two threads they meet in the middle of a drawn root, where every move must be
+        // searched; what a helper stores in the shared table the main thread finds when it
+        // gets there. (Measured on 3-placed positions: the reverse order took 0.8 times as
+        // long as starting halfway along the same order.) Only the main thread's answer is
+        // taken, so it is the same as on one thread.
+        let threads = if root_empty >= HELPERS_EMPTY {
+            self.threads
+        } else {
+            1
+        };
+        let stop = AtomicBool::new(false);
+        let table = self.table.slots();
+        let (geometry, symmetries) = (&self.geometry, &self.symmetries);
+        let search = || Search {
+            geometry,
+            symmetries,
+            table,
+            nodes: 0,
+            deadline,
+            stop: &stop,
+            aborted: false,
+            root_empty,
+        };
+        let hand = hand.index();
+        let (found, nodes) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|i| {
+                    let mut order = moves.clone();
+                    order.reverse();
+                    order.rotate_left((i - 1) * moves.len() / (threads - 1));
+                    let mut helper = search();
+                    scope.spawn(move || {
+                        helper.passes(&node, hand, remaining, order);
+                        helper.nodes
+                    })
+                })
+                .collect();
+            let mut main = search();
+            let found = main.passes(&node, hand, remaining, moves);
+            stop.store(true, Relaxed);
+            let helped: u64 = helpers
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .sum();
+            (found, main.nodes + helped)
+        });
+        self.nodes = nodes;
+        let (value, mv, exact) = found?;
+        Some(Solution {
+            value,
+            mv: as_move(mv),
+            exact,
+        })
+    }
+}
+
+/// One thread's search: the shared geometry, symmetries and table, and its own counters.
+struct Search<'a> {
+    geometry: &'a Geometry,
+    symmetries: &'a Symmetries,
+    table: Slots<'a>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    /// Set by the main thread when it has its answer: the helpers stop.
+    stop: &'a AtomicBool,
+    aborted: bool,
+    /// The empty squares at the root.
+    root_empty: u32,
+}
+
+impl Search<'_> {
+    /// The root's searches: win, draw or loss, then for a win or a loss the number of
+    /// placements, the move found first searched first. The value, a best move and whether
+    /// the value is exact (false: only its sign, the second search was cut short); None if
+    /// the first search was.
+    fn passes(
+        &mut self,
+        node: &Node,
+        hand: usize,
+        remaining: u16,
+        mut moves: Vec<(u8, u8)>,
+    ) -> Option<(i32, (u8, u8), bool)> {
+        let (v, mv) = self.root(node, hand, remaining, &moves, -1, 1)?;
+        if v == 0 {
+            return Some((0, mv, true));
+        }
+        let i = moves.iter().position(|&m| m == mv)?;
+        moves[..=i].rotate_right(1);
+        Some(
+            match self.root(node, hand, remaining, &moves, -(WIN + 1), WIN + 1) {
+                Some((value, mv)) => (value, mv, true),
+                None => (v.signum(), mv, false),
+            },
+        )
     }
 
     fn key(&self, node: &Node, hand: usize, empty: u32) -> u64 {
@@ -654,7 +853,10 @@ impl Solver {
         beta: i32,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes & 0xfff == 0 && self.deadline.is_some_and(|d| Instant::now() > d) {
+        if self.nodes & 0x3f == 0
+            && (self.stop.load(Relaxed)
+                || (self.nodes & 0xfff == 0 && self.deadline.is_some_and(|d| Instant::now() > d)))
+        {
             self.aborted = true;
         }
         if self.aborted {
@@ -911,98 +1113,6 @@ impl Solver {
             }
         }
         best
-    }
-
-    /// Solves `pos` (which must have a piece in hand and a game in progress), or returns
-    /// None if `deadline` passes first. Among equally good moves it picks the first in an
-    /// order shuffled by `seed`.
-    pub fn solve(
-        &mut self,
-        pos: &Position,
-        deadline: Option<Instant>,
-        seed: u64,
-    ) -> Option<Solution> {
-        self.nodes = 0;
-        self.aborted = false;
-        self.deadline = deadline;
-        let hand = pos.hand()?;
-        let board = pos.board();
-        let place = |to: Square, then: Then| Move::Place { to, then };
-        let wins = board.threats(&self.rules).winning_squares(hand);
-        if let Some(to) = wins.iter().next() {
-            return Some(Solution {
-                value: WIN,
-                mv: place(to, Then::Nothing),
-                exact: true,
-            });
-        }
-        let remaining = pos.remaining().0;
-        if remaining == 0 {
-            let to = board.empty().iter().next()?;
-            return Some(Solution {
-                value: 0,
-                mv: place(to, Then::Nothing),
-                exact: true,
-            });
-        }
-        let node = self.geometry.node(board);
-        self.root_empty = board.empty().len();
-        self.table.fit(self.root_empty);
-        let mut moves = Vec::new();
-        for sq in board.empty().iter() {
-            let after = self.geometry.place(&node, sq.index(), hand.index());
-            let safe = PieceSet(remaining & !all_wins(&after));
-            moves.extend(safe.iter().map(|p| (sq.index() as u8, p.index() as u8)));
-        }
-        let as_move = |(sq, p): (u8, u8)| {
-            place(
-                Square::new(sq).expect("a square"),
-                Then::Give(Piece::new(p).expect("a piece")),
-            )
-        };
-        if moves.is_empty() {
-            // Every give wins for the opponent.
-            let to = board.empty().iter().next()?;
-            let p = PieceSet(remaining).iter().next()?;
-            return Some(Solution {
-                value: -(WIN - 1),
-                mv: place(to, Then::Give(p)),
-                exact: true,
-            });
-        }
-        crate::search::shuffle(&mut moves, seed);
-        // The opponent's fewest options first, as inside the tree; ties stay shuffled.
-        let g = &self.geometry;
-        moves.sort_by_cached_key(|&(sq, p)| {
-            let after = g.place(&node, usize::from(sq), hand.index());
-            let p = usize::from(p);
-            g.options(&g.exposure(&after), p, remaining & !(1 << p))
-        });
-        // Win, draw or loss.
-        let (v, mv) = self.root(&node, hand.index(), remaining, &moves, -1, 1)?;
-        if v == 0 {
-            return Some(Solution {
-                value: 0,
-                mv: as_move(mv),
-                exact: true,
-            });
-        }
-        // How many placements: the full window, the move found first.
-        let i = moves.iter().position(|&m| m == mv).expect("a root move");
-        moves[..=i].rotate_right(1);
-        let exact = self.root(&node, hand.index(), remaining, &moves, -(WIN + 1), WIN + 1);
-        Some(match exact {
-            Some((value, mv)) => Solution {
-                value,
-                mv: as_move(mv),
-                exact: true,
-            },
-            None => Solution {
-                value: v.signum(),
-                mv: as_move(mv),
-                exact: false,
-            },
-        })
     }
 }
 

@@ -155,3 +155,62 @@ fn the_scored_move_order_keeps_the_values() {
         }
     }
 }
+
+/// Helper threads share the table and search the root in another order; the main thread's
+/// answer (value, move, exactness) must be the one thread's, for draws, wins and losses.
+#[test]
+fn more_threads_give_the_same_answer() {
+    let mut kinds = std::collections::BTreeSet::new();
+    for rules in [Rules::QUADS, Rules::CLASSIC] {
+        // Helpers start from 11 empty squares: 5 placed.
+        for seed in 1..=6 {
+            let pos = quads_bots::solver::random_position(&rules, 5, seed);
+            let one = Solver::new(&rules, 4).solve(&pos, None, 3).unwrap();
+            kinds.insert(one.value.signum());
+            for threads in [2, 3] {
+                let many = Solver::new(&rules, 4)
+                    .with_threads(threads)
+                    .solve(&pos, None, 3)
+                    .unwrap();
+                assert_eq!(many, one, "{rules} {pos} on {threads} threads");
+            }
+        }
+    }
+    // The positions cover a won or lost root as well as drawn ones.
+    assert!(kinds.len() >= 2, "only values of sign {kinds:?}");
+}
+
+/// A passed deadline stops every thread: the search gives up instead of hanging.
+#[test]
+fn a_passed_deadline_stops_all_threads() {
+    let rules = Rules::CLASSIC;
+    let pos = quads_bots::solver::random_position(&rules, 2, 1);
+    let deadline = std::time::Instant::now();
+    let found = Solver::new(&rules, 4)
+        .with_threads(2)
+        .solve(&pos, Some(deadline), 0);
+    assert_eq!(found, None);
+}
+
+/// In a tiny table nearly every probe lands on another position's entry: the key check must
+/// turn each into a miss, on one thread and on two.
+#[test]
+fn a_crowded_table_keeps_the_values() {
+    for rules in [Rules::QUADS, Rules::CLASSIC] {
+        for (placed, seed) in [(6, 5), (6, 6), (5, 3), (5, 4)] {
+            let pos = quads_bots::solver::random_position(&rules, placed, seed);
+            let plain = Search::new(&rules, None).best(&pos, None, 0).unwrap();
+            for threads in [1, 2] {
+                // 0 MiB: the smallest table, 1,024 entries.
+                let found = Solver::new(&rules, 0)
+                    .with_threads(threads)
+                    .solve(&pos, None, 0)
+                    .unwrap();
+                assert_eq!(
+                    found.value, plain.value,
+                    "{rules} {pos} on {threads} threads"
+                );
+            }
+        }
+    }
+}

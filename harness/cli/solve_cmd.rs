@@ -18,6 +18,10 @@ pub struct Args {
     /// Give up after this long, e.g. 60s.
     #[arg(long, value_name = "DURATION")]
     time: Option<String>,
+    /// Search on this many threads, sharing the table (the answer is the same; the node
+    /// count varies from run to run above one thread).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
     /// The position, with a piece in hand.
     position: String,
 }
@@ -47,7 +51,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         None => None,
     };
     let started = Instant::now();
-    let mut solver = Solver::new(&rules, args.hash.max(1));
+    let mut solver = Solver::new(&rules, args.hash.max(1)).with_threads(args.threads.into());
     let found = solver.solve(&pos, deadline, 0);
     let (nodes, took) = (solver.nodes(), started.elapsed());
     let found = found.ok_or_else(|| {
@@ -84,6 +88,9 @@ pub struct BenchArgs {
     /// The transposition table's size, in MiB (a fresh table per position).
     #[arg(long, default_value_t = 256)]
     hash: usize,
+    /// Search each position on this many threads, sharing the table.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
 }
 
 /// Solves random positions (random placements, no completed shape, a piece in hand that wins
@@ -105,7 +112,8 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
         for i in 0..args.positions {
             let pos = random_position(&rules, placed, position_seed(args.seed, placed, i));
             let started = Instant::now();
-            let mut solver = Solver::new(&rules, args.hash.max(1));
+            let mut solver =
+                Solver::new(&rules, args.hash.max(1)).with_threads(args.threads.into());
             let found = solver
                 .solve(&pos, None, 0)
                 .ok_or("a position without a move")?;
@@ -126,10 +134,12 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
     }
     crate::outln!("");
     crate::outln!(
-        "rules `{rules}`, {} positions per row, seed {}, {} MiB table",
+        "rules `{rules}`, {} positions per row, seed {}, {} MiB table, {} thread{}",
         args.positions,
         args.seed,
-        args.hash
+        args.hash,
+        args.threads,
+        if args.threads == 1 { "" } else { "s" }
     );
     crate::outln!("");
     crate::outln!(
