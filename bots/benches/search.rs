@@ -1,5 +1,6 @@
 //! Search speed: MCTS playouts per second and solver nodes per second, on fixed positions.
-//! `cargo bench -p quads-bots --bench search` (one core; prints one line per measurement).
+//! `cargo bench -p quads-bots --bench search` (one core, but for the two-thread solve; prints
+//! one line per measurement).
 
 use std::time::Instant;
 
@@ -46,5 +47,23 @@ fn main() {
                 solver.nodes() as f64 / secs / 1e6
             );
         }
+        // Helper threads: one 3-placed position on one thread and on two, in the same run.
+        let pos = random_position(&rules, 3, 1);
+        let mut took = Vec::new();
+        for threads in [1, 2] {
+            let started = Instant::now();
+            let mut solver = Solver::new(&rules, 256).with_threads(threads);
+            solver.solve(&pos, None, 0).expect("a move");
+            took.push(started.elapsed().as_secs_f64());
+            println!(
+                "{name}: solver, 3 placed, {threads} thread(s): {} nodes in {:.3} s",
+                solver.nodes(),
+                took[took.len() - 1]
+            );
+        }
+        println!(
+            "{name}: two threads took {:.2} times as long as one",
+            took[1] / took[0]
+        );
     }
 }
