@@ -295,14 +295,34 @@ impl Geometry {
     ) -> i32 {
         *nodes += 1;
         let last = remaining.count_ones() == 1;
-        let total = all_wins(node);
+        // Only empty squares have winning pieces: with so few, or them one by one.
+        let empty = !node.occupied;
+        let mut total = 0;
+        let mut bits = empty;
+        while bits != 0 {
+            total |= node.wins[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+        }
         // If no placement leaves a safe give, the opponent wins next.
         let mut best = -(WIN - ply - 1);
-        let mut bits = !node.occupied;
+        let mut bits = empty;
         while bits != 0 {
             let sq = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            let mut safe = remaining & !self.unsafe_after(node, sq, hand, total);
+            let base = if node.wins[sq] == 0 {
+                total
+            } else {
+                let mut others = 0;
+                let mut rest = empty & !(1 << sq);
+                while rest != 0 {
+                    others |= node.wins[rest.trailing_zeros() as usize];
+                    rest &= rest - 1;
+                }
+                others
+            };
+            let unsafe_gives =
+                base | WIN_PIECES[usize::from(self.pairs(node, sq) & self.piece_key[hand])];
+            let mut safe = remaining & !unsafe_gives;
             if safe == 0 {
                 continue;
             }
