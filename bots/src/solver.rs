@@ -18,7 +18,7 @@
 //! - **Move ordering**: the table's move first.
 
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize};
+use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU64, AtomicUsize};
 use std::time::Instant;
 
 use zerocopy::FromBytes;
@@ -355,6 +355,41 @@ impl Geometry {
             }
         }
         best
+    }
+
+    /// Every (placement, give) of a node as `moves[..m]`, returns `m`: ordered by the
+    /// opponent's options after it (the number of (placement, safe give) pairs it would
+    /// have), fewest first, the table's move `first` before all; entries are (options, the
+    /// square's rank in `squares`, move), so that ties keep the squares' order.
+    fn scored_order(
+        &self,
+        node: &Node,
+        hand: usize,
+        remaining: u16,
+        squares: &[(u8, u16)],
+        first: u8,
+        moves: &mut [(u32, u8, u8); 240],
+    ) -> usize {
+        let mut m = 0;
+        for (rank, &(sq, safe)) in squares.iter().enumerate() {
+            let after = self.place(node, usize::from(sq), hand);
+            let ex = self.exposure(&after);
+            let mut gives = safe;
+            while gives != 0 {
+                let p = gives.trailing_zeros() as usize;
+                gives &= gives - 1;
+                let mv = (sq << 4) | p as u8;
+                let options = if first != NO_MOVE && mv == first {
+                    0
+                } else {
+                    1 + self.options(&ex, p, remaining & !(1 << p))
+                };
+                moves[m] = (options, rank as u8, mv);
+                m += 1;
+            }
+        }
+        moves[..m].sort_unstable();
+        m
     }
 
     fn node(&self, board: &quads_rules::Board) -> Node {
@@ -823,14 +858,16 @@ impl Solver {
 /// Searches the root moves with the window (alpha, beta) on `threads` threads; the best value
 /// and move (None if the deadline passed) and the nodes searched.
 ///
-/// The threads first take the moves from a shared queue, in order, each searching its move
-/// with the best value any thread has found so far as alpha, and storing what it finds in the
-/// shared table. Then the main thread searches the root again, alone and in order, as one
-/// thread would: nearly every move is then a table hit. The answer is therefore the one a
-/// single thread gives (alpha-beta decides "better than alpha" the same whatever the table
-/// holds), and the table is what the threads share. (Measured against helpers that searched
-/// the whole root in the reverse order: 10 to 40% fewer nodes in the median on 4- and
-/// 3-placed positions, and times as short or shorter, within the machine's noise.)
+/// With more than one thread, [`split_moves`] first searches the root: the first move's
+/// subtree along its first moves (the principal variation) with every thread helping at
+/// each node from [`HELPERS_EMPTY`] empty squares up, then the other moves shared out from
+/// a queue, each searched with the best value found so far as alpha, everything stored in
+/// the shared table. Then the main thread searches the root again, alone and in order, as
+/// one thread would: nearly every move is a table hit. So the answer is the one a single
+/// thread gives (alpha-beta decides "better than alpha" the same whatever the table holds).
+/// (Measured on 4- and 3-placed positions against helpers that searched the whole root in
+/// the reverse order: 10 to 40% fewer nodes; splitting along the principal variation, not
+/// only at the root, took classic 3 placed from about 0.63 to 0.47-0.52 s in the median.)
 #[expect(
     clippy::too_many_arguments,
     reason = "the root's state and window, passed by value"
@@ -846,46 +883,167 @@ fn parallel_root<'a>(
     beta: i32,
 ) -> (Found, u64) {
     let mut main = search();
-    if threads == 1 {
-        let found = main.root(node, hand, remaining, moves, alpha, beta);
-        return (found, main.nodes);
+    if threads > 1 {
+        let moves: Vec<u8> = moves.iter().map(|&(sq, p)| (sq << 4) | p).collect();
+        split_moves(
+            &mut main, &search, threads, node, hand, remaining, &moves, 0, alpha, beta,
+        );
     }
-    let queue = Queue {
-        next: AtomicUsize::new(0),
-        alpha: AtomicI32::new(alpha),
-    };
-    let helped: u64 = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads)
-            .map(|_| {
-                let mut helper = search();
-                let queue = &queue;
-                scope.spawn(move || {
-                    helper.take(node, hand, remaining, moves, beta, queue);
-                    helper.nodes
-                })
-            })
-            .collect();
-        main.take(node, hand, remaining, moves, beta, &queue);
-        helpers
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .sum()
-    });
     let found = if main.aborted {
         None
     } else {
         main.root(node, hand, remaining, moves, alpha, beta)
     };
-    (found, main.nodes + helped)
+    (found, main.nodes)
+}
+
+/// The value of placing `hand` (which wins nowhere) with `remaining` (not empty) to give,
+/// on `threads` threads: the node's moves in [`Search::scored_order`], the first searched
+/// (by [`split`] again if its node has [`HELPERS_EMPTY`] empty squares, else by the main
+/// thread alone) before the others are shared out. `main` is the calling thread's search.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the node's state and window, passed by value"
+)]
+fn split<'a>(
+    main: &mut Search<'a>,
+    search: &(impl Fn() -> Search<'a> + Sync),
+    threads: usize,
+    node: &Node,
+    hand: usize,
+    remaining: u16,
+    ply: i32,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
+    main.nodes += 1;
+    let (key, squares, n, first) = match main.prepare(node, hand, remaining, ply, alpha, beta) {
+        Prepared::Value(v) => return v,
+        Prepared::Moves {
+            key,
+            squares,
+            n,
+            first,
+        } => (key, squares, n, first),
+    };
+    let mut order = [(0u32, 0u8, 0u8); 240];
+    let m = main
+        .geometry
+        .scored_order(node, hand, remaining, &squares[..n], first, &mut order);
+    let moves: Vec<u8> = order[..m].iter().map(|&(_, _, mv)| mv).collect();
+    let (best, best_move) = split_moves(
+        main, search, threads, node, hand, remaining, &moves, ply, alpha, beta,
+    );
+    let empty = (!node.occupied).count_ones();
+    main.store(key, best, best_move, ply, alpha, beta, empty);
+    best
+}
+
+/// The best value and move among `moves` (square << 4 | piece, not empty) of a node at
+/// `ply`: the first searched by the calling thread (split again when its node is big enough:
+/// along the first moves, the principal variation, every thread helps), then, unless it cuts
+/// off, the others taken from a queue by all `threads`. Values are fail-soft as in
+/// [`Search::negamax`]; `main.aborted` is set if any thread was cut short.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the node's state and window, passed by value"
+)]
+fn split_moves<'a>(
+    main: &mut Search<'a>,
+    search: &(impl Fn() -> Search<'a> + Sync),
+    threads: usize,
+    node: &Node,
+    hand: usize,
+    remaining: u16,
+    moves: &[u8],
+    ply: i32,
+    alpha: i32,
+    beta: i32,
+) -> (i32, u8) {
+    let first = moves[0];
+    let (sq, p) = (usize::from(first >> 4), usize::from(first & 15));
+    let after = main.geometry.place(node, sq, hand);
+    let rest = remaining & !(1 << p);
+    let v = if rest == 0 {
+        0
+    } else if (!after.occupied).count_ones() >= HELPERS_EMPTY {
+        -split(
+            main,
+            search,
+            threads,
+            &after,
+            p,
+            rest,
+            ply + 1,
+            -beta,
+            -alpha,
+        )
+    } else {
+        -main.negamax(&after, p, rest, ply + 1, -beta, -alpha)
+    };
+    if main.aborted || v >= beta || moves.len() == 1 {
+        return (v, first);
+    }
+    let queue = Queue {
+        next: AtomicUsize::new(1),
+        alpha: AtomicI32::new(alpha.max(v)),
+        best: AtomicI64::new(pack(v, first)),
+    };
+    let (helped, cut_short) = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|_| {
+                let mut helper = search();
+                let queue = &queue;
+                scope.spawn(move || {
+                    helper.take(node, hand, remaining, moves, ply, beta, queue);
+                    (helper.nodes, helper.aborted)
+                })
+            })
+            .collect();
+        main.take(node, hand, remaining, moves, ply, beta, &queue);
+        helpers
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .fold((0, false), |(n, a), (hn, ha)| (n + hn, a || ha))
+    });
+    main.nodes += helped;
+    main.aborted |= cut_short;
+    unpack(queue.best.load(Relaxed))
+}
+
+/// A value and a move in one word, ordered by the value.
+fn pack(value: i32, mv: u8) -> i64 {
+    ((i64::from(value) + i64::from(WIN) * 4) << 8) | i64::from(mv)
+}
+
+fn unpack(packed: i64) -> (i32, u8) {
+    ((packed >> 8) as i32 - WIN * 4, packed as u8)
+}
+
+/// What [`Search::prepare`] finds.
+enum Prepared {
+    /// The node's value, without a search.
+    Value(i32),
+    /// The squares with safe gives, `squares[..n]` (square, safe gives), in order; the
+    /// table's move (or `NO_MOVE`) is the first square's.
+    Moves {
+        key: u64,
+        squares: [(u8, u16); 16],
+        n: usize,
+        first: u8,
+    },
 }
 
 /// A root search's best value and move (square, piece); None if the deadline passed.
 type Found = Option<(i32, (u8, u8))>;
 
-/// The root moves the threads of [`parallel_root`] take in turn, and the best value found.
+/// The moves of a node the threads of [`split_moves`] take in turn: the next to take, the
+/// best value found (the window's lower end for the next move taken) and the best value and
+/// move (`pack`ed).
 struct Queue {
     next: AtomicUsize,
     alpha: AtomicI32,
+    best: AtomicI64,
 }
 
 /// One thread's search: the shared geometry, symmetries and table, and its own counters.
@@ -901,29 +1059,38 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// Takes root moves from `queue` until it is empty or a move reaches `beta`, searching
-    /// each with the best value found so far as alpha (see [`parallel_root`]).
+    /// Takes moves (square << 4 | piece) of the node at `ply` from `queue` until it is
+    /// empty or a move reaches `beta`, searching each with the best value found so far as
+    /// alpha and recording its value (see [`split_moves`]).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the node's state and window, passed by value"
+    )]
     fn take(
         &mut self,
         node: &Node,
         hand: usize,
         remaining: u16,
-        moves: &[(u8, u8)],
+        moves: &[u8],
+        ply: i32,
         beta: i32,
         queue: &Queue,
     ) {
-        while let Some(&(sq, p)) = moves.get(queue.next.fetch_add(1, Relaxed)) {
+        while let Some(&mv) = moves.get(queue.next.fetch_add(1, Relaxed)) {
+            let (sq, p) = (usize::from(mv >> 4), usize::from(mv & 15));
             let rest = remaining & !(1 << p);
-            if rest == 0 {
-                continue;
-            }
             let alpha = queue.alpha.load(Relaxed);
-            let after = self.geometry.place(node, usize::from(sq), hand);
-            let v = -self.negamax(&after, usize::from(p), rest, 1, -beta, -alpha);
+            let v = if rest == 0 {
+                0
+            } else {
+                let after = self.geometry.place(node, sq, hand);
+                -self.negamax(&after, p, rest, ply + 1, -beta, -alpha)
+            };
             if self.aborted {
                 return;
             }
             queue.alpha.fetch_max(v, Relaxed);
+            queue.best.fetch_max(pack(v, mv), Relaxed);
             if v >= beta {
                 // Cut off: the other threads take no more moves.
                 queue.next.store(usize::MAX / 2, Relaxed);
@@ -966,8 +1133,57 @@ impl Search<'_> {
                 .geometry
                 .endgame(node, hand, remaining, ply, alpha, beta, &mut self.nodes);
         }
-        let g = &self.geometry;
+        let (key, squares, n, first) = match self.prepare(node, hand, remaining, ply, alpha, beta) {
+            Prepared::Value(v) => return v,
+            Prepared::Moves {
+                key,
+                squares,
+                n,
+                first,
+            } => (key, squares, n, first),
+        };
+        let (best, best_move) = if empty >= SCORED_EMPTY {
+            self.scored_moves(
+                node,
+                hand,
+                remaining,
+                &squares[..n],
+                first,
+                ply,
+                alpha,
+                beta,
+            )
+        } else {
+            self.moves_by_square(
+                node,
+                hand,
+                remaining,
+                &squares[..n],
+                first,
+                ply,
+                alpha,
+                beta,
+            )
+        };
+        self.store(key, best, best_move, ply, alpha, beta, empty);
+        best
+    }
 
+    /// A node's safe moves by square, in the order to search them (the table's move first),
+    /// with its table key (0 below [`TABLE_EMPTY`]); or its value, when that needs no search:
+    /// the table's, or a loss or draw decided by the safe gives.
+    fn prepare(
+        &mut self,
+        node: &Node,
+        hand: usize,
+        remaining: u16,
+        ply: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Prepared {
+        let g = &self.geometry;
+        let empty_squares = !node.occupied;
+        let empty = empty_squares.count_ones();
         let use_table = empty >= TABLE_EMPTY;
         let key = if use_table {
             let key = self.key(node, hand, empty);
@@ -992,11 +1208,11 @@ impl Search<'_> {
         }
         if n == 0 {
             // Whatever is given, the opponent wins with its next placement.
-            return -(WIN - ply - 1);
+            return Prepared::Value(-(WIN - ply - 1));
         }
         if remaining.count_ones() == 1 {
             // A safe last give: the opponent fills the last square without a win.
-            return 0;
+            return Prepared::Value(0);
         }
         // Placements that leave the fewest safe gives first: forcing moves decide quickest,
         // both when they win and when they are refuted. (Measured: 8 to 10 times fewer nodes
@@ -1008,9 +1224,9 @@ impl Search<'_> {
             if let Some(e) = self.table.get(key) {
                 let v = from_table(e.value, ply);
                 match e.bound {
-                    EXACT => return v,
-                    LOWER if v >= beta => return v,
-                    UPPER if v <= alpha => return v,
+                    EXACT => return Prepared::Value(v),
+                    LOWER if v >= beta => return Prepared::Value(v),
+                    UPPER if v <= alpha => return Prepared::Value(v),
                     _ => {}
                 }
                 first = e.mv;
@@ -1029,33 +1245,32 @@ impl Search<'_> {
                 first = NO_MOVE;
             }
         }
+        Prepared::Moves {
+            key,
+            squares,
+            n,
+            first,
+        }
+    }
 
-        let original_alpha = alpha;
-        let (best, best_move) = if empty >= SCORED_EMPTY {
-            self.scored_moves(
-                node,
-                hand,
-                remaining,
-                &squares[..n],
-                first,
-                ply,
-                alpha,
-                beta,
-            )
-        } else {
-            self.moves_by_square(
-                node,
-                hand,
-                remaining,
-                &squares[..n],
-                first,
-                ply,
-                alpha,
-                beta,
-            )
-        };
-        if use_table && !self.aborted {
-            let bound = if best <= original_alpha {
+    /// Stores a node's value in the table (if it uses the table and the search was not cut
+    /// short): `best` searched with the window (`alpha`, `beta`).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the node's state, passed by value"
+    )]
+    fn store(
+        &mut self,
+        key: u64,
+        best: i32,
+        best_move: u8,
+        ply: i32,
+        alpha: i32,
+        beta: i32,
+        empty: u32,
+    ) {
+        if empty >= TABLE_EMPTY && !self.aborted {
+            let bound = if best <= alpha {
                 UPPER
             } else if best >= beta {
                 LOWER
@@ -1066,7 +1281,6 @@ impl Search<'_> {
             self.table
                 .put(key, to_table(best, ply), bound, empty, best_move, live);
         }
-        best
     }
 
     /// Searches the moves square by square, in the order of `squares` (the table's move,
@@ -1136,28 +1350,10 @@ impl Search<'_> {
         alpha: i32,
         beta: i32,
     ) -> (i32, u8) {
-        let g = &self.geometry;
-        // (options, the square's rank in `squares`, move): ties keep the squares' order.
         let mut moves = [(0u32, 0u8, 0u8); 240];
-        let mut m = 0;
-        for (rank, &(sq, safe)) in squares.iter().enumerate() {
-            let after = g.place(node, usize::from(sq), hand);
-            let ex = g.exposure(&after);
-            let mut gives = safe;
-            while gives != 0 {
-                let p = gives.trailing_zeros() as usize;
-                gives &= gives - 1;
-                let mv = (sq << 4) | p as u8;
-                let options = if first != NO_MOVE && mv == first {
-                    0
-                } else {
-                    1 + g.options(&ex, p, remaining & !(1 << p))
-                };
-                moves[m] = (options, rank as u8, mv);
-                m += 1;
-            }
-        }
-        moves[..m].sort_unstable();
+        let m = self
+            .geometry
+            .scored_order(node, hand, remaining, squares, first, &mut moves);
         let mut best = Best::new(alpha);
         for &(_, _, mv) in &moves[..m] {
             let (sq, p) = (usize::from(mv >> 4), usize::from(mv & 15));

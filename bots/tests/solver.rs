@@ -162,9 +162,19 @@ fn the_scored_move_order_keeps_the_values() {
 fn more_threads_give_the_same_answer() {
     let mut kinds = std::collections::BTreeSet::new();
     for rules in [Rules::QUADS, Rules::CLASSIC] {
-        // Helpers start from 11 empty squares: 5 placed.
-        for seed in 1..=6 {
-            let pos = quads_bots::solver::random_position(&rules, 5, seed);
+        // Helpers start from 11 empty squares (5 placed); from 12 (4 placed) they also help
+        // below the root, along its first moves.
+        for (placed, seed) in [
+            (5, 1),
+            (5, 2),
+            (5, 3),
+            (5, 4),
+            (5, 5),
+            (5, 6),
+            (4, 1),
+            (4, 2),
+        ] {
+            let pos = quads_bots::solver::random_position(&rules, placed, seed);
             let one = Solver::new(&rules, 4).solve(&pos, None, 3).unwrap();
             kinds.insert(one.value.signum());
             for threads in [2, 3] {
