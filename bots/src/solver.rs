@@ -5,7 +5,8 @@
 //! - **Incremental threats.** A node keeps, for every winning shape, the traits its pieces
 //!   share, and for every empty square the pieces that would win there. Placing a piece
 //!   updates the two to seven shapes through its square; "which gives are safe after this
-//!   placement?" is then one OR over sixteen words.
+//!   placement?" is then one OR over sixteen words and one lookup of the traits shared by
+//!   the two-piece shapes through the square.
 //! - **Only safe gives.** A give that lets the opponent win at once is never searched while a
 //!   safe one exists, so a node never has to ask whether its piece wins: it cannot.
 //! - **Win/draw/loss first.** The root is searched with the window (-1, 1), which only asks
@@ -13,9 +14,14 @@
 //!   searched again, with a full window, for the number of placements to the end.
 //! - **A transposition table** of two-entry buckets (one kept for the larger subtree, one
 //!   always replaced), storing a bound, the best move and the number of empty squares.
-//!   From [`SYMMETRY_EMPTY`] empty squares up its keys are canonical under the game's
-//!   symmetries ([`crate::symmetry`]); nearer the leaves, Zobrist keys.
-//! - **Move ordering**: the table's move first.
+//!   From 8 empty squares up its keys are canonical under the game's symmetries
+//!   ([`crate::symmetry`]); nearer the leaves, Zobrist keys.
+//! - **Move ordering**: the table's move first; then, below 9 empty squares, placements
+//!   leaving the fewest safe gives first, and from there up every move by the opponent's
+//!   options after it.
+//! - **Threads** ([`Solver::with_threads`]) share the table, whose words are atomics; from 11
+//!   empty squares up they split the search along the principal variation, and the main
+//!   thread's replay of the root keeps the answer the one thread's.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU64, AtomicUsize};
