@@ -481,6 +481,27 @@ fn solve_bench_prints_one_line_per_position_and_a_table() {
         positions.iter().map(key).collect::<Vec<_>>(),
         again.iter().map(key).collect::<Vec<_>>()
     );
+    // Two threads (which help from 5 placed): the same positions, values and moves.
+    let five = [
+        "solve-bench",
+        "--placed",
+        "5",
+        "--positions",
+        "2",
+        "--hash",
+        "8",
+    ];
+    let one = q.ok(&five);
+    let two = q.ok(&[&five[..], &["--threads", "2"]].concat());
+    let answers = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.contains(" placed  "))
+            .map(|l| l.split("  ").take(4).collect::<Vec<_>>().join("  "))
+            .collect()
+    };
+    assert_eq!(answers(&one).len(), 2, "{one}");
+    assert_eq!(answers(&two), answers(&one));
+    assert!(two.contains(", 8 MiB table, 2 threads"), "{two}");
     assert_eq!(
         q.fails(&["solve-bench", "--placed", "16"]),
         "quads: --placed 16: at most 15 pieces can be on the board with one in hand"
