@@ -44,7 +44,7 @@ const SYMMETRY_EMPTY: u32 = 8;
 const TABLE_EMPTY: u32 = 5;
 
 /// Nodes with at least this many empty squares order every move by the opponent's options
-/// ([`Solver::scored_moves`]); below, by square.
+/// ([`Search::scored_moves`]); below, by square.
 const SCORED_EMPTY: u32 = 9;
 
 /// Helper threads join a search from at least this many empty squares at the root: below,
@@ -904,7 +904,7 @@ fn parallel_root<'a>(
 }
 
 /// The value of placing `hand` (which wins nowhere) with `remaining` (not empty) to give,
-/// on `threads` threads: the node's moves in [`Search::scored_order`], the first searched
+/// on `threads` threads: the node's moves in [`Geometry::scored_order`], the first searched
 /// (by [`split`] again if its node has [`HELPERS_EMPTY`] empty squares, else by the main
 /// thread alone) before the others are shared out. `main` is the calling thread's search.
 #[expect(
