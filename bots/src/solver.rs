@@ -733,6 +733,7 @@ impl Solver {
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
+
     /// Solves `pos` (which must have a piece in hand and a game in progress), or returns
     /// None if `deadline` passes first. Among equally good moves it picks the first in an
     /// order shuffled by `seed`.
