@@ -149,6 +149,10 @@ struct Node {
     shared: [u8; 19],
     /// Per square: the pieces that would complete a winning shape there (0 when occupied).
     wins: [u16; 16],
+    /// Per empty square: the traits shared by the two pieces of each shape through it that
+    /// holds two, or'ed. A piece placed there makes a threat with every piece that shares
+    /// one of them with it: `WIN_PIECES[pairs & piece key]`.
+    pairs: [u8; 16],
     /// The Zobrist hash of the pieces on the board.
     hash: u64,
 }
@@ -203,16 +207,44 @@ impl Geometry {
         }
         n.wins[sq] = 0;
         n.hash ^= ZOBRIST[sq][p];
+        n.pairs[sq] = 0;
         let key = self.piece_key[p];
+        // Squares whose pairs lose a shape (it went from two pieces to three).
+        let mut stale = 0u16;
         for &s in &self.through[sq][..usize::from(self.through_len[sq])] {
             let s = usize::from(s);
             let shared = n.shared[s] & key;
             n.shared[s] = shared;
             let on = self.shapes[s] & n.occupied;
-            if on.count_ones() == 3 && shared != 0 {
-                let open = (self.shapes[s] ^ on).trailing_zeros() as usize;
-                n.wins[open] |= WIN_PIECES[usize::from(shared)];
+            match on.count_ones() {
+                2 => {
+                    let mut open = self.shapes[s] ^ on;
+                    while open != 0 {
+                        n.pairs[open.trailing_zeros() as usize] |= shared;
+                        open &= open - 1;
+                    }
+                }
+                3 => {
+                    let open = self.shapes[s] ^ on;
+                    stale |= open;
+                    if shared != 0 {
+                        n.wins[open.trailing_zeros() as usize] |= WIN_PIECES[usize::from(shared)];
+                    }
+                }
+                _ => {}
             }
+        }
+        while stale != 0 {
+            let t = stale.trailing_zeros() as usize;
+            stale &= stale - 1;
+            let mut pairs = 0;
+            for &s in &self.through[t][..usize::from(self.through_len[t])] {
+                let s = usize::from(s);
+                if (self.shapes[s] & n.occupied).count_ones() == 2 {
+                    pairs |= n.shared[s];
+                }
+            }
+            n.pairs[t] = pairs;
         }
         n
     }
@@ -228,22 +260,7 @@ impl Geometry {
             // The shapes through `sq` that threatened are full now.
             others(node, sq)
         };
-        base | WIN_PIECES[usize::from(self.pairs(node, sq) & self.piece_key[p])]
-    }
-
-    /// The traits shared by the two pieces of each shape through the empty square `sq` that
-    /// holds two, or'ed: a piece placed on `sq` makes a threat with every piece that shares
-    /// one of them with it (`WIN_PIECES` of its key and these).
-    #[inline(always)]
-    fn pairs(&self, node: &Node, sq: usize) -> u8 {
-        let mut pairs = 0;
-        for &s in &self.through[sq][..usize::from(self.through_len[sq])] {
-            let s = usize::from(s);
-            if (self.shapes[s] & node.occupied).count_ones() == 2 {
-                pairs |= node.shared[s];
-            }
-        }
-        pairs
+        base | WIN_PIECES[usize::from(node.pairs[sq] & self.piece_key[p])]
     }
 
     /// What a placement on each empty square of `node` exposes, for scoring many moves
@@ -264,7 +281,7 @@ impl Geometry {
             } else {
                 others(node, sq)
             };
-            ex.pairs[sq] = self.pairs(node, sq);
+            ex.pairs[sq] = node.pairs[sq];
         }
         ex
     }
@@ -327,7 +344,7 @@ impl Geometry {
                 others
             };
             let unsafe_gives =
-                base | WIN_PIECES[usize::from(self.pairs(node, sq) & self.piece_key[hand])];
+                base | WIN_PIECES[usize::from(node.pairs[sq] & self.piece_key[hand])];
             let mut safe = remaining & !unsafe_gives;
             if safe == 0 {
                 continue;
@@ -404,6 +421,7 @@ impl Geometry {
             traits: [0; 4],
             shared: [self.counting; 19],
             wins: [0; 16],
+            pairs: [0; 16],
             hash: 0,
         };
         for sq in board.occupied().iter() {
@@ -433,7 +451,7 @@ fn others(node: &Node, sq: usize) -> u16 {
 }
 
 /// Per empty square of a node: `base[sq]`, the pieces that still win elsewhere after a
-/// placement on `sq`, and `pairs[sq]` (see `Geometry::pairs`).
+/// placement on `sq`, and the node's `pairs[sq]` (see [`Node::pairs`]).
 struct Exposure {
     base: [u16; 16],
     pairs: [u8; 16],
