@@ -72,11 +72,19 @@ impl Symmetries {
         let shapes: Vec<u16> = rules.shapes().iter().map(|s| s.0).collect();
         debug_assert!(shapes.iter().all(|s| SHAPES.iter().any(|t| t.0 == *s)));
         group.retain(|p| shapes.iter().all(|s| shapes.contains(&apply(p, *s))));
+        // Each byte's image is that of the byte without its lowest bit, plus that bit's
+        // image: one step per entry (this runs for every new solver).
         let perms = group
             .iter()
             .map(|p| {
-                let lo = std::array::from_fn(|b| apply(p, b as u16));
-                let hi = std::array::from_fn(|b| apply(p, (b as u16) << 8));
+                let mut lo = [0u16; 256];
+                let mut hi = [0u16; 256];
+                for b in 1..256 {
+                    let low = b & (b - 1);
+                    let bit = (b as u16).trailing_zeros() as usize;
+                    lo[b] = lo[low] | (1 << p[bit]);
+                    hi[b] = hi[low] | (1 << p[bit + 8]);
+                }
                 (lo, hi)
             })
             .collect();
