@@ -254,13 +254,7 @@ impl Geometry {
     /// `node.wins`.
     #[inline(always)]
     fn unsafe_after(&self, node: &Node, sq: usize, p: usize, total: u16) -> u16 {
-        let base = if node.wins[sq] == 0 {
-            total
-        } else {
-            // The shapes through `sq` that threatened are full now.
-            others(node, sq)
-        };
-        base | WIN_PIECES[usize::from(node.pairs[sq] & self.piece_key[p])]
+        base(node, sq, total) | WIN_PIECES[usize::from(node.pairs[sq] & self.piece_key[p])]
     }
 
     /// What a placement on each empty square of `node` exposes, for scoring many moves
@@ -269,19 +263,14 @@ impl Geometry {
         let total = all_wins(node);
         let mut ex = Exposure {
             base: [0; 16],
-            pairs: [0; 16],
+            pairs: node.pairs,
             squares: !node.occupied,
         };
         let mut bits = ex.squares;
         while bits != 0 {
             let sq = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            ex.base[sq] = if node.wins[sq] == 0 {
-                total
-            } else {
-                others(node, sq)
-            };
-            ex.pairs[sq] = node.pairs[sq];
+            ex.base[sq] = base(node, sq, total);
         }
         ex
     }
@@ -436,6 +425,18 @@ impl Geometry {
 #[inline(always)]
 fn all_wins(node: &Node) -> u16 {
     node.wins.iter().fold(0, |a, &w| a | w)
+}
+
+/// The pieces that still win somewhere after a placement on the empty square `sq`: all of
+/// them (`total`, the union of `node.wins`) unless `sq` had winning pieces, whose shapes
+/// through `sq` are full then.
+#[inline(always)]
+fn base(node: &Node, sq: usize, total: u16) -> u16 {
+    if node.wins[sq] == 0 {
+        total
+    } else {
+        others(node, sq)
+    }
 }
 
 /// The pieces that win on a square other than `sq`.
