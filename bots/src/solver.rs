@@ -27,7 +27,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU64, AtomicUsize};
 use std::time::Instant;
 
-use zerocopy::FromBytes;
+use zerocopy::{FromBytes, IntoBytes};
 
 use quads_rules::{Move, Piece, PieceSet, Position, Rules, Square, Then};
 
@@ -473,9 +473,10 @@ const NO_MOVE: u8 = 0xff;
 /// (16–17), the number of empty squares (18–22) and the best move (24–31: square << 4 |
 /// piece). The words are atomics, so that the threads of one search share the table without
 /// locks; an entry whose two words two threads wrote at once fails the key check and is a
-/// miss. The memory is an anonymous mapping that the kernel is asked to back with 2 MiB
-/// pages: probes land anywhere in it, and with 4 KiB pages nearly every probe also missed
-/// the TLB.
+/// miss. A small search's entries are a zeroed heap buffer of just the size it uses; a larger
+/// search maps the whole table anonymously and asks the kernel to back it with 2 MiB pages:
+/// probes land anywhere in it, and with 4 KiB pages nearly every probe also missed the TLB.
+/// (Zeroing a 2 MiB page for a search that uses 64 KiB had cost 30-70 µs per solve.)
 pub struct Table {
     memory: Memory,
     /// Entries (two words each), a power of two.
@@ -487,12 +488,17 @@ pub struct Table {
 
 enum Memory {
     Mapped(memmap2::MmapMut),
-    Heap(Vec<AtomicU64>),
+    Heap(Vec<u64>),
 }
 
 impl Memory {
-    /// Zeroed memory for `len` entries.
-    fn new(len: usize) -> Memory {
+    /// Zeroed memory for `len` entries on the heap.
+    fn heap(len: usize) -> Memory {
+        Memory::Heap(vec![0; len * 2])
+    }
+
+    /// Zeroed memory for `len` entries, mapped (on the heap if it cannot be).
+    fn mapped(len: usize) -> Memory {
         match memmap2::MmapMut::map_anon(len * 16) {
             Ok(map) => {
                 // Only a hint: without huge pages the table works the same, more slowly.
@@ -500,28 +506,34 @@ impl Memory {
                 let _ = map.advise(memmap2::Advice::HugePage);
                 Memory::Mapped(map)
             }
-            Err(_) => Memory::Heap(
-                std::iter::repeat_with(|| AtomicU64::new(0))
-                    .take(len * 2)
-                    .collect(),
-            ),
+            Err(_) => Memory::heap(len),
         }
     }
 
     /// The memory as words. (Viewing bytes as atomics needs the bytes borrowed mutably:
     /// nobody else can be reading them as plain bytes meanwhile.)
     fn words(&mut self) -> &[AtomicU64] {
+        let bytes = match self {
+            Memory::Mapped(map) => &mut map[..],
+            Memory::Heap(words) => words.as_mut_bytes(),
+        };
+        <[AtomicU64]>::mut_from_bytes(bytes).map_or(&[][..], |words| &*words)
+    }
+
+    /// The entries it holds.
+    fn entries(&self) -> usize {
         match self {
-            Memory::Mapped(map) => {
-                <[AtomicU64]>::mut_from_bytes(&mut map[..]).map_or(&[][..], |words| &*words)
-            }
-            Memory::Heap(words) => words,
+            Memory::Mapped(map) => map.len() / 16,
+            Memory::Heap(words) => words.len() / 2,
         }
     }
 }
 
 /// The fewest entries a search uses (16 KiB).
 const MIN_ACTIVE: usize = 1 << 10;
+
+/// The most entries kept on the heap (1 MiB); larger searches map the whole table.
+const HEAP_ACTIVE: usize = 1 << 16;
 
 struct Entry {
     value: i32,
@@ -533,20 +545,19 @@ impl Table {
     /// A table of about `mebibytes` MiB.
     pub fn new(mebibytes: usize) -> Table {
         let len = ((mebibytes << 20) / 16).max(1024).next_power_of_two();
+        let active = MIN_ACTIVE.min(len);
         Table {
-            memory: Memory::new(len),
+            memory: Memory::heap(active),
             len,
-            active: MIN_ACTIVE.min(len),
+            active,
         }
     }
 
     /// Forgets every entry. (Fresh zeroed memory: the kernel hands out zero pages as they are
-    /// touched, so this costs nothing up front.)
+    /// touched, so this costs little up front.)
     pub fn clear(&mut self) {
-        // Drop the old memory before mapping the new, so that both never exist at once.
-        self.memory = Memory::Heap(Vec::new());
-        self.memory = Memory::new(self.len);
         self.active = MIN_ACTIVE.min(self.len);
+        self.memory = Memory::heap(self.active);
     }
 
     /// Uses as much of the table as a search from `empty` empty squares needs: 2^(3·empty −
@@ -556,13 +567,22 @@ impl Table {
     /// the time of 4- and 5-placed searches, and these smaller parts hold their entries as
     /// well (the same node counts within 0.2%). The part in use never shrinks until
     /// [`Table::clear`], so the entries of a game's earlier searches stay where later
-    /// searches look for them.
+    /// searches look for them (growing it loses most of them: their buckets move).
     fn fit(&mut self, empty: u32) {
         let bits = (3 * empty)
             .saturating_sub(18)
             .min((2 * empty).saturating_sub(4));
         let want = 1usize << bits.clamp(10, 40);
         self.active = self.active.max(want).min(self.len);
+        if self.active > self.memory.entries() {
+            // Drop the old memory before making the new, so that both never exist at once.
+            self.memory = Memory::Heap(Vec::new());
+            self.memory = if self.active <= HEAP_ACTIVE {
+                Memory::heap(self.active)
+            } else {
+                Memory::mapped(self.len)
+            };
+        }
     }
 
     /// The part in use, for the threads of one search.

@@ -224,3 +224,31 @@ fn a_crowded_table_keeps_the_values() {
         }
     }
 }
+
+/// One solver over a game's searches, as level 5 keeps it: its table starts as a small heap
+/// buffer, is remade larger (and mapped from 12 empty squares) as searches grow, and starts
+/// small again when cleared. Every answer must be the one a fresh solver gives.
+#[test]
+fn a_table_that_grows_and_clears_keeps_the_answers() {
+    for rules in [Rules::QUADS, Rules::CLASSIC] {
+        let mut kept = Solver::new(&rules, 64);
+        for round in 0..2 {
+            for (placed, seed) in [(8, 1), (6, 2), (5, 3), (4, 4), (7, 5), (5, 6)] {
+                let pos = quads_bots::solver::random_position(&rules, placed, seed);
+                let fresh = Solver::new(&rules, 64).solve(&pos, None, 2).unwrap();
+                let again = kept.solve(&pos, None, 2).unwrap();
+                assert_eq!(again, fresh, "{rules} {pos}, round {round}");
+                // The table is in use, on the heap and mapped: a second search of the same
+                // position finds the first one's entries.
+                let first = kept.nodes();
+                assert_eq!(kept.solve(&pos, None, 2).unwrap(), fresh);
+                assert!(
+                    kept.nodes() * 5 < first,
+                    "{rules} {pos}: {first} nodes, then {}",
+                    kept.nodes()
+                );
+            }
+            kept.clear();
+        }
+    }
+}
