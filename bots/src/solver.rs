@@ -888,7 +888,9 @@ impl Solver {
                 exact: true,
             });
         }
-        // How many placements: the full window, the move found first.
+        // How many placements: the move found first. A win is at least as fast as `v`, the
+        // move's value when it failed high, so the window starts there. (A loss's `v` is
+        // the first move's bound, not the best one's, so losses take the whole window.)
         let i = moves.iter().position(|&m| m == mv).expect("a root move");
         moves[..=i].rotate_right(1);
         let exact = root(&moves, -(WIN + 1), WIN + 1);
@@ -1177,6 +1179,18 @@ impl Search<'_> {
         }
         if self.aborted {
             return 0;
+        }
+        // The window against what is still possible: the piece in hand wins nowhere, so at
+        // best the side to move wins with its next placement but one, and at worst the
+        // opponent wins with its next. (Only windows about wins and losses reach these, as
+        // when the root counts the placements to a win.)
+        let best_case = WIN - ply - 2;
+        if best_case <= alpha {
+            return best_case;
+        }
+        let worst_case = -(WIN - ply - 1);
+        if worst_case >= beta {
+            return worst_case;
         }
         let empty_squares = !node.occupied;
         let empty = empty_squares.count_ones();

@@ -243,7 +243,7 @@ fn a_table_that_grows_and_clears_keeps_the_answers() {
                 let first = kept.nodes();
                 assert_eq!(kept.solve(&pos, None, 2).unwrap(), fresh);
                 assert!(
-                    kept.nodes() * 5 < first,
+                    kept.nodes() * 3 < first,
                     "{rules} {pos}: {first} nodes, then {}",
                     kept.nodes()
                 );
