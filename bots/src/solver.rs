@@ -476,7 +476,7 @@ const NO_MOVE: u8 = 0xff;
 /// miss. A small search's entries are a zeroed heap buffer of just the size it uses; a larger
 /// search maps the whole table anonymously and asks the kernel to back it with 2 MiB pages:
 /// probes land anywhere in it, and with 4 KiB pages nearly every probe also missed the TLB.
-/// (Zeroing a 2 MiB page for a search that uses 64 KiB had cost 30-70 µs per solve.)
+/// (Zeroing a 2 MiB page for a search that uses 64 KiB had cost 50-70 µs per solve.)
 pub struct Table {
     memory: Memory,
     /// Entries (two words each), a power of two.
@@ -553,8 +553,7 @@ impl Table {
         }
     }
 
-    /// Forgets every entry. (Fresh zeroed memory: the kernel hands out zero pages as they are
-    /// touched, so this costs little up front.)
+    /// Forgets every entry: the table starts again from the smallest heap buffer.
     pub fn clear(&mut self) {
         self.active = MIN_ACTIVE.min(self.len);
         self.memory = Memory::heap(self.active);
@@ -888,9 +887,8 @@ impl Solver {
                 exact: true,
             });
         }
-        // How many placements: the move found first. A win is at least as fast as `v`, the
-        // move's value when it failed high, so the window starts there. (A loss's `v` is
-        // the first move's bound, not the best one's, so losses take the whole window.)
+        // How many placements: the full window, the move found first. (Mate-distance pruning
+        // in `negamax` keeps this cheap once a win is found.)
         let i = moves.iter().position(|&m| m == mv).expect("a root move");
         moves[..=i].rotate_right(1);
         let exact = root(&moves, -(WIN + 1), WIN + 1);
