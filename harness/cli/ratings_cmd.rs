@@ -13,12 +13,12 @@ pub struct Args {
     /// Where to write standings and charts.
     #[arg(long, default_value = "out/ratings")]
     out: PathBuf,
-    /// The event name in the reports.
-    #[arg(long, default_value = "ratings")]
-    event: String,
-    /// The bootstrap's seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// The event name in the reports [default: the records' event, else `ratings`].
+    #[arg(long)]
+    event: Option<String>,
+    /// The bootstrap's seed [default: the records' tournament seed, else 1].
+    #[arg(long)]
+    seed: Option<u64>,
     /// Pin a bot's rating, e.g. `greedy=1500` (otherwise the mean rating is 0).
     #[arg(long, value_name = "BOT=ELO", value_parser = parse_anchor)]
     anchor: Option<(String, f64)>,
@@ -55,10 +55,30 @@ pub fn run(args: &Args) -> Result<(), String> {
         return Err("no games in the files given".into());
     }
     let anchor = args.anchor.as_ref().map(|(bot, elo)| (bot.as_str(), *elo));
-    let report = quads_reports::report::build(&args.event, records, &[], args.seed, anchor)?;
+    // Records of one tournament carry its event name and seed: the same intervals as it gave.
+    let event = args
+        .event
+        .clone()
+        .or_else(|| common(&records, |r| r.event.clone()))
+        .unwrap_or_else(|| "ratings".to_owned());
+    let seed = args
+        .seed
+        .or_else(|| common(&records, |r| r.event_seed))
+        .unwrap_or(1);
+    let report = quads_reports::report::build(&event, records, &[], seed, anchor)?;
     quads_reports::export::write_all(&report, &args.out)
         .map_err(|e| format!("cannot write into {}: {e}", args.out.display()))?;
     crate::outp!("{}", quads_reports::export::table(&report));
     crate::outln!("standings and charts in {}", args.out.display());
     Ok(())
+}
+
+/// The value every record has, if they all have the same one.
+fn common<T: PartialEq>(
+    records: &[(usize, GameRecord)],
+    get: impl Fn(&GameRecord) -> Option<T>,
+) -> Option<T> {
+    let mut values = records.iter().map(|(_, r)| get(r));
+    let first = values.next()??;
+    values.all(|v| v.as_ref() == Some(&first)).then_some(first)
 }

@@ -486,8 +486,18 @@ pub async fn play_game(
     });
     let [first, second] = seats;
     let ((leaked0, log0), (leaked1, log1)) = tokio::join!(
-        finish(first, keep_alive && !faulted.contains(&0), settings.grace),
-        finish(second, keep_alive && !faulted.contains(&1), settings.grace)
+        finish(
+            first,
+            keep_alive && !faulted.contains(&0),
+            settings.grace,
+            settings.setup_timeout
+        ),
+        finish(
+            second,
+            keep_alive && !faulted.contains(&1),
+            settings.grace,
+            settings.setup_timeout
+        )
     );
     let leaked = [leaked0, leaked1];
     let logs = [log0, log1];
@@ -496,6 +506,8 @@ pub async fn play_game(
         game,
         round: None,
         pair: None,
+        event: None,
+        event_seed: None,
         rules: settings.rules.to_string(),
         seed,
         time_control: if times[0] == times[1] {
@@ -536,10 +548,21 @@ pub async fn play_game(
 
 /// After a game: keeps a healthy bot alive when asked to, otherwise ends it. Returns the number
 /// of leaked processes that had to be killed, and the game's log.
-async fn finish(seat: &mut Seat, keep: bool, grace: Duration) -> (u32, Log) {
+async fn finish(seat: &mut Seat, keep: bool, grace: Duration, sync: Duration) -> (u32, Log) {
     if keep {
         if let Some(p) = seat.process.as_mut() {
             if !p.has_exited() {
+                // What the bot writes while it handles `gameover` belongs to this game's log:
+                // once it answers `isready`, that is written, and read once its pipe is empty.
+                if p.send(&ToBot::IsReady.to_string()).await.is_ok() {
+                    let deadline = Instant::now() + sync;
+                    while let Reply::Line(line) = p.recv(deadline).await {
+                        if line.trim() == "readyok" {
+                            break;
+                        }
+                    }
+                }
+                p.settle_log().await;
                 return (0, p.take_log());
             }
         }

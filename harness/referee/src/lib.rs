@@ -3,14 +3,16 @@
 //! with the reason recorded; only the user's own mistakes (a command that cannot start, an
 //! option the bot does not have, an unwritable output folder) stop a match.
 
+mod descendants;
 mod game;
 mod matchrun;
 mod process;
 mod record;
 mod time_control;
 
+pub use descendants::TOKEN_VAR;
 pub use game::{describe_exit, play_game, BotSpec, Fault, MatchError, Played, Seat, Settings};
-pub use matchrun::{run_match, MatchConfig, Score};
+pub use matchrun::{run_match, write_logs, MatchConfig, Score};
 pub use process::{
     group_exists, group_members, BotCommand, BotProcess, Ended, Log, Reply, SpawnError,
 };

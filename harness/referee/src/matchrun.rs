@@ -9,6 +9,7 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::game::{play_game, BotSpec, MatchError, Seat, Settings};
+use crate::process::Log;
 use crate::record::GameRecord;
 
 /// What to play.
@@ -91,26 +92,8 @@ pub async fn run_match(
             outcome = Err(output_error(&records_path)(e));
             break;
         }
-        for (seat, log) in ["first", "second"].iter().zip(&played.logs) {
-            if log.kept.is_empty() && log.dropped == 0 {
-                continue;
-            }
-            let name = if *seat == "first" {
-                &record.first.name
-            } else {
-                &record.second.name
-            };
-            let path = logs.join(format!("game-{game:04}-{seat}-{}.log", file_safe(name)));
-            let mut text = log.kept.clone();
-            if log.dropped > 0 {
-                text.extend_from_slice(
-                    format!("\n[{} more bytes not kept]\n", log.dropped).as_bytes(),
-                );
-            }
-            if let Err(e) = std::fs::write(&path, text) {
-                outcome = Err(output_error(&path)(e));
-                break;
-            }
+        if let Err((path, e)) = write_logs(&logs, record, &played.logs) {
+            outcome = Err(output_error(&path)(e));
         }
         let (first_score, second_score) = match record.result.as_str() {
             "1-0" => ((1, 0, 0), (0, 0, 1)),
@@ -136,6 +119,36 @@ pub async fn run_match(
         seat.stop(config.settings.grace).await;
     }
     outcome.map(|()| scores)
+}
+
+/// Writes each bot's log of a game into `dir` as `game-NNNN-SEAT-NAME.log` (a bot that wrote
+/// nothing gets no file), with a last line counting the bytes past the cap. On failure, the
+/// path that could not be written.
+pub fn write_logs(
+    dir: &Path,
+    record: &GameRecord,
+    logs: &[Log; 2],
+) -> Result<(), (PathBuf, std::io::Error)> {
+    for ((seat, entry), log) in [("first", &record.first), ("second", &record.second)]
+        .into_iter()
+        .zip(logs)
+    {
+        if log.kept.is_empty() && log.dropped == 0 {
+            continue;
+        }
+        let name = format!(
+            "game-{:04}-{seat}-{}.log",
+            record.game,
+            file_safe(&entry.name)
+        );
+        let path = dir.join(name);
+        let mut text = log.kept.clone();
+        if log.dropped > 0 {
+            text.extend_from_slice(format!("\n[{} more bytes not kept]\n", log.dropped).as_bytes());
+        }
+        std::fs::write(&path, text).map_err(|e| (path, e))?;
+    }
+    Ok(())
 }
 
 /// A name made safe for a file name.

@@ -8,10 +8,11 @@
 
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Once};
 use std::time::Duration;
 
-use nix::sys::signal::{killpg, Signal};
+use nix::sys::signal::{kill, killpg, Signal};
 use nix::sys::wait::{waitpid, WaitPidFlag};
 use nix::unistd::Pid;
 use quads_protocol::MAX_LINE;
@@ -19,6 +20,8 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 use tokio::time::{sleep, sleep_until, timeout, Instant};
+
+use crate::descendants::{self, Proc, TOKEN_VAR};
 
 /// How to start a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,6 +115,10 @@ pub struct BotProcess {
     readers: Vec<tokio::task::JoinHandle<()>>,
     /// Set once [`BotProcess::shutdown`] has ended the group.
     finished: bool,
+    /// The bot's token, in its environment and its descendants' ([`TOKEN_VAR`]).
+    token: String,
+    /// A second handle on the read end of its stderr pipe, to see whether bytes wait in it.
+    stderr_probe: Option<std::os::fd::OwnedFd>,
 }
 
 /// A bot dropped without [`BotProcess::shutdown`] (a game abandoned on Ctrl-C, a task
@@ -119,8 +126,12 @@ pub struct BotProcess {
 impl Drop for BotProcess {
     fn drop(&mut self) {
         if !self.finished {
+            let before = self.descendants();
             let _ = killpg(self.pgid, Signal::SIGKILL);
             let _ = self.child.try_wait();
+            let stragglers = self.stragglers(&before);
+            signal_all(&stragglers, Signal::SIGKILL);
+            reap(&stragglers);
             reap_orphans(self.pgid);
         }
     }
@@ -160,6 +171,13 @@ impl BotProcess {
         if let Some(dir) = &cmd.dir {
             command.current_dir(dir);
         }
+        static STARTED: AtomicU64 = AtomicU64::new(0);
+        let token = format!(
+            "{}-{}",
+            std::process::id(),
+            STARTED.fetch_add(1, Ordering::Relaxed)
+        );
+        command.env(TOKEN_VAR, &token);
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -176,6 +194,10 @@ impl BotProcess {
         let (tx, events) = mpsc::channel(64);
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
+        let stderr_probe = {
+            use std::os::fd::AsFd;
+            stderr.as_fd().try_clone_to_owned().ok()
+        };
         let readers = vec![
             tokio::spawn(read_stdout(stdout, tx, Arc::clone(&log))),
             tokio::spawn(drain_stderr(stderr, Arc::clone(&log))),
@@ -190,6 +212,8 @@ impl BotProcess {
             log,
             readers,
             finished: false,
+            token,
+            stderr_probe,
         })
     }
 
@@ -279,6 +303,20 @@ impl BotProcess {
         }
     }
 
+    /// Waits until what the bot wrote to stderr before its last reply is in the log: the
+    /// stderr pipe is empty (the drain task has read it), up to a bound.
+    pub async fn settle_log(&self) {
+        let Some(probe) = &self.stderr_probe else {
+            return;
+        };
+        for _ in 0..1000 {
+            if !pending(probe) {
+                return;
+            }
+            tokio::task::yield_now().await;
+        }
+    }
+
     /// Takes what the log has gathered so far (used per game when a bot is kept alive).
     pub fn take_log(&self) -> Log {
         let mut log = self.log.lock().expect("log lock");
@@ -290,26 +328,38 @@ impl BotProcess {
     }
 
     /// Ends the bot: `quit`, a grace period, SIGTERM to the group, a grace period, SIGKILL to
-    /// the group. Returns once the bot and everything in its group are gone and reaped.
+    /// the group; then the same to every descendant still alive, wherever it moved (another
+    /// group, another session, an orphan). Returns once all of them are gone and reaped.
     pub async fn shutdown(mut self, grace: Duration) -> (Ended, Log) {
         let mut ended = Ended::default();
+        // Seen while the bot still runs, the tree links its children to it.
+        let before = self.descendants();
         if self.stdin.is_some() && self.status.is_none() {
             let _ = self.send("quit").await;
         }
         self.stdin = None; // closing stdin is a second hint
         self.wait_exit(grace).await;
-        if self.status.is_some() {
-            ended.leaked = group_members(self.pgid).len() as u32;
-        }
-        if self.group_alive() {
+        let mut stragglers = self.stragglers(&before);
+        ended.leaked = if self.status.is_some() {
+            stragglers.len()
+        } else {
+            // A bot that must be signalled takes its group with it; what left the group
+            // would outlive it.
+            stragglers
+                .iter()
+                .filter(|p| p.pgrp != self.pgid.as_raw())
+                .count()
+        } as u32;
+        if !self.has_exited() || !stragglers.is_empty() {
             ended.terminated = true;
             let _ = killpg(self.pgid, Signal::SIGTERM);
-            self.wait_group(grace).await;
+            stragglers = self.wait_all(&before, Signal::SIGTERM, grace).await;
         }
-        if self.group_alive() {
+        if !self.has_exited() || !stragglers.is_empty() {
             ended.killed = true;
             let _ = killpg(self.pgid, Signal::SIGKILL);
-            self.wait_group(Duration::from_secs(2)).await;
+            self.wait_all(&before, Signal::SIGKILL, Duration::from_secs(2))
+                .await;
         }
         self.wait_exit(Duration::from_secs(1)).await;
         reap_orphans(self.pgid);
@@ -321,86 +371,109 @@ impl BotProcess {
         (ended, self.take_log())
     }
 
-    fn group_alive(&mut self) -> bool {
-        !self.has_exited() || !group_members(self.pgid).is_empty()
+    /// The bot's descendants now, zombies included.
+    fn descendants(&self) -> Vec<Proc> {
+        descendants::of(&descendants::all(), self.pgid, &self.token)
     }
 
-    /// Waits up to `limit` for the bot and its group to be gone, reaping as it goes.
-    async fn wait_group(&mut self, limit: Duration) {
+    /// Descendants alive now: those found now, and those of `before` that still run.
+    fn stragglers(&self, before: &[Proc]) -> Vec<Proc> {
+        let mut alive: Vec<Proc> = self
+            .descendants()
+            .into_iter()
+            .filter(|p| !p.zombie)
+            .collect();
+        for p in descendants::still_alive(before) {
+            if !alive.iter().any(|a| a.pid == p.pid) {
+                alive.push(p);
+            }
+        }
+        alive
+    }
+
+    /// Sends `signal` to the bot's descendants, again to any that appear, and waits up to
+    /// `limit` for them and the bot to be gone, reaping as it goes. Returns the descendants
+    /// still alive.
+    async fn wait_all(&mut self, before: &[Proc], signal: Signal, limit: Duration) -> Vec<Proc> {
         let end = Instant::now() + limit;
-        while Instant::now() < end {
+        let mut signalled: Vec<Proc> = Vec::new();
+        let mut alive = self.stragglers(before);
+        loop {
+            for p in &alive {
+                if !signalled
+                    .iter()
+                    .any(|s| s.pid == p.pid && s.start == p.start)
+                {
+                    signal_all(std::slice::from_ref(p), signal);
+                    signalled.push(*p);
+                }
+            }
             self.wait_exit(Duration::from_millis(5)).await;
+            reap(&self.descendants());
             reap_orphans(self.pgid);
-            if !self.group_alive() {
-                return;
+            alive = self.stragglers(before);
+            if (self.has_exited() && alive.is_empty()) || Instant::now() >= end {
+                return alive;
             }
             sleep(Duration::from_millis(5)).await;
         }
     }
 }
 
-/// Whether any process of group `pgid` exists, zombies included.
-pub fn group_exists(pgid: i32) -> bool {
-    !scan_group(Pid::from_raw(pgid)).is_empty()
+/// Whether bytes wait to be read in pipe `fd`.
+fn pending(fd: &std::os::fd::OwnedFd) -> bool {
+    use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+    use std::os::fd::AsFd;
+    let mut fds = [PollFd::new(fd.as_fd(), PollFlags::POLLIN)];
+    matches!(poll(&mut fds, PollTimeout::ZERO), Ok(n) if n > 0)
+        && fds[0]
+            .revents()
+            .is_some_and(|r| r.contains(PollFlags::POLLIN))
 }
 
-/// Live (not zombie) processes in process group `pgid`, read from /proc.
+/// Sends `signal` to each process of `procs`, and to the process group each leads.
+fn signal_all(procs: &[Proc], signal: Signal) {
+    for p in procs {
+        let _ = kill(Pid::from_raw(p.pid), signal);
+        if p.pgrp == p.pid {
+            let _ = killpg(Pid::from_raw(p.pgrp), signal);
+        }
+    }
+}
+
+/// Reaps those of `procs` that are zombies of this process.
+fn reap(procs: &[Proc]) {
+    let me = std::process::id() as i32;
+    for p in procs {
+        if descendants::read(p.pid)
+            .is_some_and(|now| now.zombie && now.ppid == me && now.start == p.start)
+        {
+            let _ = waitpid(Pid::from_raw(p.pid), Some(WaitPidFlag::WNOHANG));
+        }
+    }
+}
+
+/// Whether any process of group `pgid` exists, zombies included.
+pub fn group_exists(pgid: i32) -> bool {
+    descendants::all().iter().any(|p| p.pgrp == pgid)
+}
+
+/// Live (not zombie) processes in process group `pgid`.
 pub fn group_members(pgid: Pid) -> Vec<i32> {
-    scan_group(pgid)
+    descendants::all()
         .into_iter()
-        .filter(|p| !p.zombie)
+        .filter(|p| p.pgrp == pgid.as_raw() && !p.zombie)
         .map(|p| p.pid)
         .collect()
 }
 
-struct ProcInfo {
-    pid: i32,
-    ppid: i32,
-    zombie: bool,
-}
-
-fn scan_group(pgid: Pid) -> Vec<ProcInfo> {
-    let mut found = Vec::new();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return found;
-    };
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
-        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_ascii_whitespace().collect();
-        if let [state, ppid, pgrp, ..] = fields[..] {
-            if pgrp.parse() == Ok(pgid.as_raw()) {
-                found.push(ProcInfo {
-                    pid,
-                    ppid: ppid.parse().unwrap_or(0),
-                    zombie: state == "Z" || state == "X",
-                });
-            }
-        }
-    }
-    found
-}
-
 /// Reaps the zombies of group `pgid` that were reparented to this process.
 fn reap_orphans(pgid: Pid) {
-    let me = std::process::id() as i32;
-    for p in scan_group(pgid) {
-        if p.zombie && p.ppid == me && p.pid != pgid.as_raw() {
-            let _ = waitpid(Pid::from_raw(p.pid), Some(WaitPidFlag::WNOHANG));
-        }
-    }
+    let group: Vec<Proc> = descendants::all()
+        .into_iter()
+        .filter(|p| p.pgrp == pgid.as_raw() && p.pid != pgid.as_raw())
+        .collect();
+    reap(&group);
 }
 
 async fn read_stdout(

@@ -58,6 +58,13 @@ pub struct GameRecord {
     /// (tournaments only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pair: Option<u32>,
+    /// The tournament's event name (tournaments only): `quads ratings` reports under it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// The tournament's seed (tournaments only): `quads ratings` seeds its bootstrap with it,
+    /// so that it gives the tournament's own intervals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_seed: Option<u64>,
     /// The rules spec.
     pub rules: String,
     /// The game's seed, as sent to both bots.

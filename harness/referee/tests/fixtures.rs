@@ -7,7 +7,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use quads_protocol::TimeControl;
-use quads_referee::{group_exists, play_game, BotCommand, BotSpec, GameRecord, Seat, Settings};
+use quads_referee::{
+    group_exists, play_game, run_match, BotCommand, BotSpec, GameRecord, MatchConfig, Seat,
+    Settings,
+};
 use quads_rules::{Position, Rules};
 
 /// The tests measure deadlines, so they run one at a time.
@@ -462,6 +465,49 @@ fn a_grandchild_holding_stdout_does_not_hide_a_crash() {
     );
 }
 
+/// Plays a legal game against a bot whose `mode` leaves a child outside its process group,
+/// and returns the record and that child's pid, which the bot wrote to a file.
+fn escaped_child(mode: &str) -> (GameRecord, i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("child.pid");
+    let o = duel(
+        bot(&["legal"]),
+        bot(&[mode, pidfile.to_str().unwrap()]),
+        &settings("quads"),
+        START,
+    );
+    let pid = std::fs::read_to_string(&pidfile).unwrap().parse().unwrap();
+    (o.record, pid)
+}
+
+/// Whether `pid` runs (exists and is not a zombie).
+fn running(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    })
+}
+
+#[test]
+fn a_child_in_a_new_session_holding_stdout_ends_with_the_game() {
+    let (record, pid) = escaped_child("setsid-stdout");
+    assert!(record.failures.is_empty(), "{:?}", record.failures);
+    assert!(!running(pid), "the setsid child {pid} outlived the game");
+    assert_eq!(record.timing.leaked, [0, 1]);
+}
+
+#[test]
+fn a_daemon_detached_from_everything_ends_with_the_game() {
+    let (record, pid) = escaped_child("setsid-detached");
+    assert!(record.failures.is_empty(), "{:?}", record.failures);
+    assert!(!running(pid), "the daemon {pid} outlived the game");
+    assert_eq!(record.timing.leaked, [0, 1]);
+}
+
 #[test]
 fn a_bot_ignoring_sigterm_is_killed() {
     let o = duel(
@@ -542,4 +588,37 @@ fn kept_alive_bots_are_reused_and_a_failed_one_is_restarted() {
         crashing.stop(s.grace).await;
         assert!(!group_exists(kept));
     });
+}
+
+#[test]
+fn what_a_kept_alive_bot_writes_on_gameover_is_in_that_games_log() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let config = MatchConfig {
+        bots: [bot(&["gameover-note"]), bot(&["legal"])],
+        settings: settings("quads"),
+        games: 3,
+        seed: 1,
+        keep_alive: true,
+        out: out.path().to_owned(),
+    };
+    runtime
+        .block_on(run_match(&config, |_| {}))
+        .expect("the match is played");
+    for (game, seat) in [(1, "first"), (2, "second"), (3, "first")] {
+        let path = out
+            .path()
+            .join(format!("logs/game-{game:04}-{seat}-gameover-note.log"));
+        let log = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            log,
+            format!("handled gameover {game}\n"),
+            "{}",
+            path.display()
+        );
+    }
 }

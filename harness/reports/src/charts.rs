@@ -137,6 +137,15 @@ fn fail<E: std::fmt::Debug>(e: E) -> String {
     format!("{e:?}")
 }
 
+/// `x`, or `otherwise` where `x` is infinite.
+fn finite_or(x: f64, otherwise: f64) -> f64 {
+    if x.is_finite() {
+        x
+    } else {
+        otherwise
+    }
+}
+
 fn elo<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report) -> Drawn {
     let series = report.blocks.len();
     let bots = report.bots.len();
@@ -148,7 +157,9 @@ fn elo<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report) -> Dr
         .iter()
         .flat_map(|b| b.rows.iter().filter(|r| r.games > 0))
         .fold((f64::MAX, f64::MIN), |(lo, hi), r| {
-            (lo.min(r.elo_low), hi.max(r.elo_high))
+            // An end the games cannot bound is drawn to the chart's edge.
+            let (low, high) = (finite_or(r.elo_low, r.elo), finite_or(r.elo_high, r.elo));
+            (lo.min(low), hi.max(high))
         });
     let pad = ((hi - lo) * 0.1).max(10.0);
     let slots = (bots * series) as i32;
@@ -193,9 +204,9 @@ fn elo<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, report: &Report) -> Dr
                     .map(|(b, r)| {
                         ErrorBar::new_vertical(
                             SegmentValue::CenterOf((b * series + s) as i32),
-                            r.elo_low,
+                            r.elo_low.max(lo - pad),
                             r.elo,
-                            r.elo_high,
+                            r.elo_high.min(hi + pad),
                             color.filled().stroke_width(2),
                             10,
                         )

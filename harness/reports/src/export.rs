@@ -158,6 +158,28 @@ impl Exporter for PairwiseCsv {
 /// `games.pgn`: the seven-tag roster per game, first player as White, moves in a comment.
 struct Pgn;
 
+/// PGN's export format keeps lines to 79 characters.
+const PGN_WIDTH: usize = 79;
+
+/// Breaks `text` at spaces into lines of at most `width` characters (a longer word stands on
+/// a line of its own).
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / width);
+    let mut line = 0;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        if line > 0 && line + 1 + word.len() > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += word.len();
+    }
+    out
+}
+
 fn pgn_escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
@@ -192,7 +214,8 @@ impl Exporter for Pgn {
                 r.end,
                 r.reason
             );
-            let _ = writeln!(out, "{{{}}} {}", comment.replace('}', ")"), r.result);
+            let movetext = format!("{{{}}} {}", comment.replace('}', ")"), r.result);
+            let _ = writeln!(out, "{}", wrap(&movetext, PGN_WIDTH));
             let _ = writeln!(out);
         }
         out.into_bytes()
@@ -224,7 +247,11 @@ pub fn table(report: &Report) -> String {
         } else {
             b.first_move
         };
-        let _ = writeln!(s, "{title} (first-mover advantage {advantage:+.1} Elo)");
+        let (low, high) = b.first_move_interval;
+        let _ = writeln!(
+            s,
+            "{title} (first-mover advantage {advantage:+.1} Elo, 95% interval [{low:+.0}, {high:+.0}])"
+        );
         let _ = writeln!(
             s,
             "  {:<width$}  games     W     D     L  score      Elo   95% interval   forfeits",

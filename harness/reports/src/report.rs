@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use quads_referee::GameRecord;
 
-use crate::ratings::{bootstrap, fit, Anchor, Intervals, Options, RatedGame};
+use crate::ratings::{fit, intervals, Anchor, Intervals, Options, RatedGame};
 
 /// Forfeit reasons, in the order the tables list them.
 pub const FORFEITS: [&str; 7] = [
@@ -75,6 +75,8 @@ pub struct Block {
     pub pairwise: Vec<PairRow>,
     /// The fitted first-mover advantage, in Elo.
     pub first_move: f64,
+    /// Its 95% interval.
+    pub first_move_interval: (f64, f64),
 }
 
 /// Everything reported.
@@ -170,7 +172,7 @@ pub fn build(
             .collect();
         let games: Vec<RatedGame> = chosen.iter().map(|&i| rated[i].1).collect();
         let f = fit(n, &games, &opts);
-        let ci: Intervals = bootstrap(n, &games, &opts, SAMPLES, seed);
+        let ci: Intervals = intervals(n, &games, &opts, SAMPLES, seed);
         let mut rows: Vec<Row> = names
             .iter()
             .enumerate()
@@ -243,6 +245,7 @@ pub fn build(
             rows,
             pairwise,
             first_move: f.first_move,
+            first_move_interval: ci.first_move,
         });
     }
     let all: Vec<RatedGame> = rated.iter().map(|(_, g)| *g).collect();

@@ -34,6 +34,8 @@ fn game(
         game,
         round: Some(1 + (game - 1) / 6),
         pair: Some(game.div_ceil(2)),
+        event: Some("snapshot".into()),
+        event_seed: Some(1),
         rules: rules.into(),
         seed: u64::from(game) * 7919,
         time_control: "movetime 1000".into(),
@@ -89,6 +91,29 @@ fn results_csv() {
 #[test]
 fn games_pgn() {
     insta::assert_snapshot!(text("games.pgn"));
+}
+
+/// PGN's export format keeps lines to 79 characters: the longest comment of a full game (16
+/// moves, the longest notation) is wrapped, and no word is split.
+#[test]
+fn pgn_lines_fit_in_79_characters() {
+    let mut long = game(1, "quads,claim=announce", "alpha", "beta", "1-0", "normal");
+    long.moves = (0..16)
+        .map(|i| format!("{}{} BLQH quarto", ["A", "B", "C", "D"][i % 4], 1 + i / 4))
+        .collect();
+    let report = build("a long event name", vec![(0, long)], &[], 1, None).unwrap();
+    let pgn = String::from_utf8(render_file(&report, "games.pgn").unwrap()).unwrap();
+    let longest = pgn.lines().map(str::len).max().unwrap();
+    assert!(longest <= 79, "a line of {longest} characters");
+    // Every move is still there, whole.
+    let words: Vec<&str> = pgn.split_whitespace().collect();
+    assert_eq!(
+        words
+            .iter()
+            .filter(|w| w.trim_end_matches(',') == "quarto")
+            .count(),
+        16
+    );
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use quads_referee::{play_game, GameRecord, MatchError, Seat, Settings};
+use quads_referee::{play_game, write_logs, GameRecord, Log, MatchError, Seat, Settings};
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 
@@ -130,10 +130,14 @@ pub async fn run(
         .append(true)
         .open(journal)
         .map_err(|e| RunError::Journal(format!("cannot open {}: {e}", journal.display())))?;
+    // Each bot's stderr per game, beside the journal.
+    let logs_dir = &journal.parent().unwrap_or(Path::new(".")).join("logs");
+    std::fs::create_dir_all(logs_dir)
+        .map_err(|e| RunError::Journal(format!("cannot create {}: {e}", logs_dir.display())))?;
     let pools: Pools = Arc::default();
     let permits = Arc::new(Semaphore::new(t.concurrency));
     type Done = (
-        Result<GameRecord, MatchError>,
+        Result<(GameRecord, [Log; 2]), MatchError>,
         Seat,
         Seat,
         usize,
@@ -163,7 +167,8 @@ pub async fn run(
                 take_seat(&pools, t, game.second),
             );
             let settings = settings(t, game.variant);
-            let (keep, game) = (t.keep_alive, game.clone());
+            let (keep, game, event) = (t.keep_alive, game.clone(), t.name.clone());
+            let event_seed = t.seed;
             tasks.spawn(async move {
                 let played = play_game(
                     &mut first,
@@ -175,10 +180,15 @@ pub async fn run(
                     keep,
                 )
                 .await;
-                let record = played.map(|p| GameRecord {
-                    round: Some(game.round),
-                    pair: Some(game.pair),
-                    ..p.record
+                let record = played.map(|p| {
+                    let record = GameRecord {
+                        round: Some(game.round),
+                        pair: Some(game.pair),
+                        event: Some(event),
+                        event_seed: Some(event_seed),
+                        ..p.record
+                    };
+                    (record, p.logs)
                 });
                 // The permit goes back with the seats, once they are in the pool again, so
                 // that the next game reuses these processes instead of starting new ones.
@@ -204,7 +214,13 @@ pub async fn run(
             continue;
         };
         match played {
-            Ok(record) => {
+            Ok((record, logs)) => {
+                if let Err((path, e)) = write_logs(logs_dir, &record, &logs) {
+                    outcome = Err(RunError::Journal(format!(
+                        "cannot write {}: {e}",
+                        path.display()
+                    )));
+                }
                 let line = record.to_json() + "\n";
                 if let Err(e) = file.write_all(line.as_bytes()).and_then(|()| file.flush()) {
                     outcome = Err(RunError::Journal(format!(

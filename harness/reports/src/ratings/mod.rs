@@ -4,17 +4,17 @@
 //! where `a` is the first-mover advantage, fitted with the ratings. Draws count as half points
 //! (the quasi-likelihood Ordo uses). The order of games does not matter. Every pair of bots
 //! that met also gets `prior` virtual draws (BayesElo's weak prior), so a bot that won or lost
-//! every game still gets a finite rating. Intervals come from a seeded bootstrap over game
-//! pairs; the likelihood of superiority (LOS) is the share of bootstrap fits in which one bot
-//! rates above the other.
+//! every game still gets a finite rating. Intervals and the likelihood of superiority come
+//! from two seeded bootstraps ([`intervals`]).
 
 use std::collections::BTreeMap;
 
-use rand_chacha::rand_core::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+mod intervals;
+mod likelihood;
+pub use intervals::{intervals, Intervals};
 
 /// Elo per natural-log unit: `400 / ln 10`.
-const K: f64 = std::f64::consts::LN_10 / 400.0;
+pub(crate) const K: f64 = std::f64::consts::LN_10 / 400.0;
 
 /// One game for rating: who moved first, the first player's score, and its game pair.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -69,7 +69,10 @@ pub struct Fit {
 }
 
 /// Games grouped by (first, second): count and total score of the first player.
-fn tally(n: usize, games: impl Iterator<Item = RatedGame>) -> BTreeMap<(usize, usize), (f64, f64)> {
+pub(crate) fn tally(
+    n: usize,
+    games: impl Iterator<Item = RatedGame>,
+) -> BTreeMap<(usize, usize), (f64, f64)> {
     let mut t: BTreeMap<(usize, usize), (f64, f64)> = BTreeMap::new();
     for g in games {
         if g.first < n && g.second < n && g.first != g.second {
@@ -81,7 +84,7 @@ fn tally(n: usize, games: impl Iterator<Item = RatedGame>) -> BTreeMap<(usize, u
     t
 }
 
-fn sigmoid(x: f64) -> f64 {
+pub(crate) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -126,7 +129,11 @@ pub fn fit(n: usize, games: &[RatedGame], opts: &Options) -> Fit {
     fit_tally(n, &tally(n, games.iter().copied()), opts)
 }
 
-fn fit_tally(n: usize, tally: &BTreeMap<(usize, usize), (f64, f64)>, opts: &Options) -> Fit {
+pub(crate) fn fit_tally(
+    n: usize,
+    tally: &BTreeMap<(usize, usize), (f64, f64)>,
+    opts: &Options,
+) -> Fit {
     // Parameters: ratings of bots 1..n (bot 0 is held at 0 during the fit), then the advantage.
     let m = n - 1 + usize::from(opts.first_move);
     let mut met = BTreeMap::new();
@@ -192,85 +199,11 @@ fn fit_tally(n: usize, tally: &BTreeMap<(usize, usize), (f64, f64)>, opts: &Opti
     }
 }
 
-/// Bootstrap results: 95% intervals and pairwise likelihood of superiority.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Intervals {
-    /// Per bot, (2.5th, 97.5th) percentile of its rating.
-    pub ratings: Vec<(f64, f64)>,
-    /// `diff[i][j]`: (2.5th, 97.5th) percentile of `r_i - r_j`.
-    pub diff: Vec<Vec<(f64, f64)>>,
-    /// `los[i][j]`: the share of fits with `r_i > r_j` (ties count half).
-    pub los: Vec<Vec<f64>>,
-}
-
-fn percentile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let pos = q * (sorted.len() - 1) as f64;
-    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
-    sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
-}
-
-/// Refits on `samples` resamples of whole game pairs, drawn with `seed`.
-pub fn bootstrap(
-    n: usize,
-    games: &[RatedGame],
-    opts: &Options,
-    samples: usize,
-    seed: u64,
-) -> Intervals {
-    let mut pairs: BTreeMap<u64, Vec<RatedGame>> = BTreeMap::new();
-    for g in games {
-        pairs.entry(g.pair).or_default().push(*g);
-    }
-    let pairs: Vec<Vec<RatedGame>> = pairs.into_values().collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut fits = Vec::with_capacity(samples);
-    for _ in 0..samples {
-        let drawn = (0..pairs.len()).flat_map(|_| {
-            let k = ((u128::from(rng.next_u64()) * pairs.len() as u128) >> 64) as usize;
-            pairs[k].iter().copied()
-        });
-        let t = tally(n, drawn.collect::<Vec<_>>().into_iter());
-        fits.push(fit_tally(n, &t, opts).ratings);
-    }
-    let column = |f: &dyn Fn(&Vec<f64>) -> f64| {
-        let mut v: Vec<f64> = fits.iter().map(f).collect();
-        v.sort_by(f64::total_cmp);
-        (percentile(&v, 0.025), percentile(&v, 0.975))
-    };
-    let ratings = (0..n).map(|i| column(&|r| r[i])).collect();
-    let diff = (0..n)
-        .map(|i| (0..n).map(|j| column(&|r| r[i] - r[j])).collect())
-        .collect();
-    let los = (0..n)
-        .map(|i| {
-            (0..n)
-                .map(|j| {
-                    let wins: f64 = fits
-                        .iter()
-                        .map(|r| match r[i].total_cmp(&r[j]) {
-                            std::cmp::Ordering::Greater => 1.0,
-                            std::cmp::Ordering::Equal => 0.5,
-                            std::cmp::Ordering::Less => 0.0,
-                        })
-                        .sum();
-                    if fits.is_empty() {
-                        0.5
-                    } else {
-                        wins / fits.len() as f64
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    Intervals { ratings, diff, los }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     fn game(first: usize, second: usize, score: f64, pair: u64) -> RatedGame {
         RatedGame {
@@ -384,7 +317,7 @@ mod tests {
         }
         let opts = Options::default();
         let f = fit(3, &games, &opts);
-        let ci = bootstrap(3, &games, &opts, 200, 7);
+        let ci = intervals(3, &games, &opts, 200, 7);
         let mean = truth.iter().sum::<f64>() / 3.0;
         for (i, (&t, &(lo, hi))) in truth.iter().zip(&ci.ratings).enumerate() {
             assert!(
