@@ -378,7 +378,7 @@ fn match_reports_bad_bots_and_arguments_in_one_line() {
     ]);
     assert_eq!(
         err,
-        "quads: bad.toml (line 2): unknown field `comand`, expected one of `name`, `command`, \
+        "quads: bad.toml (line 3): unknown field `comand`, expected one of `name`, `command`, \
          `shell`, `dir`, `options`, `time`"
     );
 }

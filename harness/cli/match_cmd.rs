@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use quads_referee::{parse_duration, run_match, time_control, MatchConfig, Settings};
+use quads_referee::{
+    parse_duration, run_match, time_control, BotEntry, BotSpec, MatchConfig, Settings,
+};
 use quads_rules::Rules;
 
 use crate::bots_file;
@@ -85,8 +87,26 @@ pub fn run(args: &Args) -> Result<(), String> {
     let mut moves = 0usize;
     let games = config.games;
     let quiet = args.quiet;
+    // A bot given as a command line is shown by the name it gave in its handshake.
+    let mut shown: [String; 2] = config.bots.clone().map(|b| b.name);
     let scores = runtime.block_on(run_match(&config, |r| {
         moves += r.moves.len();
+        for entry in [&r.first, &r.second] {
+            let bot = config.bots.iter().position(|b| b.name == entry.name);
+            if let (Some(i), Some(id)) = (bot, &entry.id) {
+                if entry.name == entry.command {
+                    shown[i].clone_from(id);
+                }
+            }
+        }
+        let names = distinct(&shown, &config.bots);
+        let name = |entry: &BotEntry| {
+            config
+                .bots
+                .iter()
+                .position(|b| b.name == entry.name)
+                .map_or(entry.name.clone(), |i| names[i].clone())
+        };
         if !quiet {
             let how = match r.failures.first() {
                 Some(f) => format!("{} ({}: {})", r.reason, f.seat, f.detail),
@@ -95,8 +115,8 @@ pub fn run(args: &Args) -> Result<(), String> {
             crate::outln!(
                 "game {}/{games}: {} vs {}: {} {how}, {} moves",
                 r.game,
-                r.first.name,
-                r.second.name,
+                name(&r.first),
+                name(&r.second),
                 r.result,
                 r.moves.len()
             );
@@ -104,10 +124,10 @@ pub fn run(args: &Args) -> Result<(), String> {
     }));
     let scores = scores.map_err(|e| e.to_string())?;
     let elapsed = started.elapsed();
-    for (bot, s) in config.bots.iter().zip(scores) {
+    for (name, s) in distinct(&shown, &config.bots).iter().zip(scores) {
         crate::outln!(
             "{}: {} wins, {} draws, {} losses",
-            bot.name,
+            name,
             s.wins,
             s.draws,
             s.losses
@@ -121,6 +141,15 @@ pub fn run(args: &Args) -> Result<(), String> {
         config.out.join("games.jsonl").display()
     );
     Ok(())
+}
+
+/// The names to show, unless two are the same: then the bots' own names.
+fn distinct(shown: &[String; 2], bots: &[BotSpec; 2]) -> [String; 2] {
+    if shown[0] == shown[1] {
+        bots.clone().map(|b| b.name)
+    } else {
+        shown.clone()
+    }
 }
 
 fn per_move(elapsed: Duration, moves: usize) -> f64 {

@@ -209,7 +209,13 @@ fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ConfigEr
     toml::from_str(&text).map_err(|e| {
         let line = e
             .span()
-            .map(|s| text[..s.start.min(text.len())].lines().count().max(1))
+            // The line holding the span's start: one more than the line breaks before it.
+            .map(|s| {
+                1 + text.as_bytes()[..s.start.min(text.len())]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count()
+            })
             .map(|l| format!(" (line {l})"))
             .unwrap_or_default();
         err(format!("{}{line}: {}", path.display(), e.message()))
