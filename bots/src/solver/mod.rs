@@ -90,6 +90,19 @@ impl Solution {
     }
 }
 
+/// When [`Solver::solve_within`] gives up (None: no such limit).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// The instant after which the search stops (the clock is read every 4,096 nodes).
+    pub deadline: Option<Instant>,
+    /// The number of nodes after which the search stops, counted as [`Solver::nodes`] counts
+    /// them and checked when the clock would be (now and then, not at every node), so it may
+    /// run over. Without a deadline, on one thread, the same limit stops the same search at
+    /// the same node on any machine: a time limit the tests can reproduce. On several
+    /// threads each checks its own count.
+    pub nodes: Option<u64>,
+}
+
 /// The exact solver for one rule variant, with its table.
 pub struct Solver {
     rules: Rules,
@@ -151,6 +164,16 @@ impl Solver {
         deadline: Option<Instant>,
         seed: u64,
     ) -> Option<Solution> {
+        let limits = Limits {
+            deadline,
+            nodes: None,
+        };
+        self.solve_within(pos, limits, seed)
+    }
+
+    /// [`Solver::solve`], giving up at whichever of `limits` comes first.
+    pub fn solve_within(&mut self, pos: &Position, limits: Limits, seed: u64) -> Option<Solution> {
+        let deadline = limits.deadline;
         self.nodes = 0;
         let hand = pos.hand()?;
         let board = pos.board();
@@ -214,11 +237,14 @@ impl Solver {
         let (geometry, symmetries) = (&self.geometry, &self.symmetries);
         let mut nodes = 0;
         let mut root = |moves: &[(u8, u8)], alpha: i32, beta: i32| {
+            // What is left of the node limit after the searches before this one.
+            let max_nodes = limits.nodes.map_or(u64::MAX, |n| n.saturating_sub(nodes));
             let search = || Search {
                 geometry,
                 symmetries,
                 table,
                 nodes: 0,
+                max_nodes,
                 deadline,
                 aborted: false,
                 root_empty,

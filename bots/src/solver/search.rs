@@ -94,6 +94,8 @@ pub(super) struct Search<'a> {
     pub(super) symmetries: &'a Symmetries,
     pub(super) table: Slots<'a>,
     pub(super) nodes: u64,
+    /// The search stops at this many nodes ([`Limits::nodes`](super::Limits::nodes)).
+    pub(super) max_nodes: u64,
     pub(super) deadline: Option<Instant>,
     pub(super) aborted: bool,
     /// The empty squares at the root.
@@ -114,7 +116,9 @@ impl Search<'_> {
     /// give.
     pub(super) fn negamax(&mut self, t: Turn<'_>, w: Window) -> i32 {
         self.nodes += 1;
-        if self.nodes & 0xfff == 0 && self.deadline.is_some_and(|d| Instant::now() > d) {
+        if self.nodes & 0xfff == 0
+            && (self.nodes >= self.max_nodes || self.deadline.is_some_and(|d| Instant::now() > d))
+        {
             self.aborted = true;
         }
         if self.aborted {
