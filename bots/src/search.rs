@@ -23,6 +23,13 @@ pub struct Found {
     pub mv: Move,
 }
 
+/// An alpha-beta window: values at most `alpha` or at least `beta` are bounds only.
+#[derive(Clone, Copy)]
+struct Window {
+    alpha: i32,
+    beta: i32,
+}
+
 /// Search state: limits and counters.
 pub struct Search {
     rules: Rules,
@@ -55,21 +62,17 @@ impl Search {
         self.aborted
     }
 
-    /// The value of placing `hand` with `remaining` to give, `depth` turns deep (None: no limit).
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "the recursion's state, passed by value for speed"
-    )]
+    /// The value of placing `hand` with `remaining` to give, `depth` turns deep (None: no
+    /// limit), `ply` placements from the root, within `w`.
     fn negamax(
         &mut self,
         board: &Board,
         hand: Piece,
         remaining: PieceSet,
-        depth: Option<u32>,
-        ply: i32,
-        mut alpha: i32,
-        beta: i32,
+        (depth, ply): (Option<u32>, i32),
+        w: Window,
     ) -> i32 {
+        let (mut alpha, beta) = (w.alpha, w.beta);
         self.nodes += 1;
         if self.nodes & 4095 == 0 && self.deadline.is_some_and(|d| Instant::now() > d) {
             self.aborted = true;
@@ -103,10 +106,11 @@ impl Search {
                     &after,
                     p,
                     remaining.without(p),
-                    depth.map(|d| d - 1),
-                    ply + 1,
-                    -beta,
-                    -alpha,
+                    (depth.map(|d| d - 1), ply + 1),
+                    Window {
+                        alpha: -beta,
+                        beta: -alpha,
+                    },
                 );
                 if v > best {
                     best = v;
@@ -169,10 +173,11 @@ impl Search {
                 &after,
                 p,
                 remaining.without(p),
-                depth.map(|d| d.saturating_sub(1)),
-                1,
-                -beta,
-                -alpha,
+                (depth.map(|d| d.saturating_sub(1)), 1),
+                Window {
+                    alpha: -beta,
+                    beta: -alpha,
+                },
             );
             if self.aborted {
                 return None;
