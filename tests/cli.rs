@@ -534,3 +534,43 @@ fn broken_pipe_is_a_quiet_exit_not_a_panic() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
     }
 }
+
+/// Regression: a match's summary named a bot given as a command line by that whole command
+/// line; it now uses the `id name` the bot gave in its handshake.
+#[test]
+fn match_names_a_command_line_bot_by_its_id() {
+    let q = Quads::new();
+    let starter = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/starter/python/bot.py");
+    let command = format!("python3 {}", starter.display());
+    let file = bots_file(&q);
+    let play = |bots: &[&str]| {
+        let mut args = vec!["match", "--bots-file", &file];
+        for bot in bots {
+            args.extend(["--bot", bot]);
+        }
+        args.extend([
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--movetime",
+            "5s",
+            "--out",
+            "o",
+        ]);
+        q.ok(&args)
+    };
+    // The same id twice: the names stay the command lines, told apart.
+    let out = play(&[&command, &command]);
+    assert!(out.contains(&format!("{command}#1: ")), "{out}");
+    let out = play(&[&command, "random"]);
+    let summary: Vec<&str> = out.lines().filter(|l| l.contains(" wins, ")).collect();
+    assert_eq!(summary.len(), 2, "{out}");
+    assert!(summary[0].starts_with("python-starter: "), "{out}");
+    assert!(summary[1].starts_with("random: "), "{out}");
+    let games = out.lines().filter(|l| l.starts_with("game "));
+    assert!(
+        games.clone().count() == 2 && games.clone().all(|l| !l.contains("python3")),
+        "{out}"
+    );
+}
