@@ -110,7 +110,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         if !quiet {
             let how = match r.failures.first() {
                 Some(f) => format!("{} ({}: {})", r.reason, f.seat, f.detail),
-                None => r.reason.clone(),
+                None => r.reason.to_string(),
             };
             crate::outln!(
                 "game {}/{games}: {} vs {}: {} {how}, {} moves",

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use quads_referee::GameRecord;
+use quads_record::GameRecord;
 
 /// Arguments of `quads ratings`.
 #[derive(clap::Args)]
@@ -40,16 +40,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     for (source, path) in args.files.iter().enumerate() {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        for (i, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let record: GameRecord = serde_json::from_str(line).map_err(|e| {
-                format!("{} line {}: not a game record: {e}", path.display(), i + 1)
-            })?;
-            records.push((source, record));
-        }
+        let read =
+            quads_record::parse_jsonl(&text).map_err(|e| format!("{} {e}", path.display()))?;
+        records.extend(read.into_iter().map(|r| (source, r)));
     }
     if records.is_empty() {
         return Err("no games in the files given".into());

@@ -128,11 +128,7 @@ pub fn run_sprt(t: &Tournament, test: Sprt, quiet: bool, label: &str) -> Result<
             if decision != Decision::Continue {
                 return;
             }
-            let first = match r.result.as_str() {
-                "1-0" => 1.0,
-                "0-1" => 0.0,
-                _ => 0.5,
-            };
+            let first = r.result.score_of_first();
             let points = if r.first.name == under_test {
                 first
             } else {

@@ -188,11 +188,8 @@ impl Progress {
         self.played
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut points = self.points.lock().expect("points lock");
-        let (a, b) = match r.result.as_str() {
-            "1-0" => (1.0, 0.0),
-            "0-1" => (0.0, 1.0),
-            _ => (0.5, 0.5),
-        };
+        let a = r.result.score_of_first();
+        let b = 1.0 - a;
         *points.entry(r.first.name.clone()).or_default() += a;
         *points.entry(r.second.name.clone()).or_default() += b;
         let leader = points

@@ -12,8 +12,9 @@ use quads_rules::{Move, Outcome, Player, Position, Rules};
 use tokio::time::Instant;
 
 use crate::process::{BotCommand, BotProcess, Log, Reply, SpawnError};
-use crate::record::{BotEntry, Failure, GameRecord, Timing};
 use crate::time_control::{Clocks, Describe};
+use quads_record::Seat as Side;
+use quads_record::{BotEntry, Failure, ForfeitReason, GameRecord, GameResult, Reason, Timing};
 
 /// A bot as configured: a name, how to start it, and the options to set.
 #[derive(Clone, Debug)]
@@ -126,14 +127,13 @@ impl Seat {
 /// A forfeit: the reason word and what happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
-    /// `timeout`, `illegal-move`, `malformed`, `crash`, `closed-output`, `handshake`,
-    /// `unsupported-version`.
-    pub reason: &'static str,
+    /// Why the bot forfeits.
+    pub reason: ForfeitReason,
     /// Details.
     pub detail: String,
 }
 
-fn fault(reason: &'static str, detail: impl Into<String>) -> Fault {
+fn fault(reason: ForfeitReason, detail: impl Into<String>) -> Fault {
     Fault {
         reason,
         detail: detail.into(),
@@ -153,14 +153,14 @@ pub fn describe_exit(status: ExitStatus) -> String {
 }
 
 /// The fault for a reply that is not a line.
-fn broken(reply: Reply, waiting_for: &str, timeout_reason: &'static str, limit: String) -> Fault {
+fn broken(reply: Reply, waiting_for: &str, timeout_reason: ForfeitReason, limit: String) -> Fault {
     match reply {
         Reply::Line(line) => fault(
-            "malformed",
+            ForfeitReason::Malformed,
             format!("`{}` while waiting for {waiting_for}", truncate(&line, 200)),
         ),
         Reply::TooLong(start) => fault(
-            "malformed",
+            ForfeitReason::Malformed,
             format!(
                 "a line longer than 65536 bytes, starting `{}`",
                 truncate(&start, 80)
@@ -171,11 +171,11 @@ fn broken(reply: Reply, waiting_for: &str, timeout_reason: &'static str, limit: 
             format!("no {} within {limit}", waiting_for.trim_start_matches("a ")),
         ),
         Reply::Closed => fault(
-            "closed-output",
+            ForfeitReason::ClosedOutput,
             format!("stdout closed while waiting for {waiting_for}; the process kept running"),
         ),
         Reply::Exited(status) => fault(
-            "crash",
+            ForfeitReason::Crash,
             format!("{} while waiting for {waiting_for}", describe_exit(status)),
         ),
     }
@@ -202,7 +202,7 @@ async fn expect(
                 Ok(msg) => {
                     if !accept(&msg)? {
                         return Err(fault(
-                            "handshake",
+                            ForfeitReason::Handshake,
                             format!(
                                 "unexpected `{}` while waiting for {name}",
                                 truncate(&line, 200)
@@ -210,9 +210,14 @@ async fn expect(
                         ));
                     }
                 }
-                Err(e) => return Err(fault("handshake", format!("{e} while waiting for {name}"))),
+                Err(e) => {
+                    return Err(fault(
+                        ForfeitReason::Handshake,
+                        format!("{e} while waiting for {name}"),
+                    ))
+                }
             },
-            other => return Err(broken(other, &name, "handshake", ms(limit))),
+            other => return Err(broken(other, &name, ForfeitReason::Handshake, ms(limit))),
         }
     }
 }
@@ -222,7 +227,12 @@ async fn handshake(seat: &mut Seat, limit: Duration) -> Result<Result<(), Fault>
     let p = seat.process.as_mut().expect("spawned");
     let deadline = Instant::now() + limit;
     if let Err(gone) = p.send(&ToBot::Quads { version: VERSION }.to_string()).await {
-        return Ok(Err(broken(gone, "quadsok", "handshake", ms(limit))));
+        return Ok(Err(broken(
+            gone,
+            "quadsok",
+            ForfeitReason::Handshake,
+            ms(limit),
+        )));
     }
     let mut id = None;
     let mut declared = Vec::new();
@@ -240,7 +250,7 @@ async fn handshake(seat: &mut Seat, limit: Duration) -> Result<Result<(), Fault>
             Ok(true)
         }
         FromBot::Unsupported => Err(fault(
-            "unsupported-version",
+            ForfeitReason::UnsupportedVersion,
             format!("the bot does not speak protocol version {VERSION}"),
         )),
         _ => Ok(false),
@@ -274,7 +284,12 @@ async fn handshake(seat: &mut Seat, limit: Duration) -> Result<Result<(), Fault>
         }
         .to_string();
         if let Err(gone) = p.send(&line).await {
-            return Ok(Err(broken(gone, "readyok", "handshake", ms(limit))));
+            return Ok(Err(broken(
+                gone,
+                "readyok",
+                ForfeitReason::Handshake,
+                ms(limit),
+            )));
         }
     }
     seat.id = id;
@@ -283,7 +298,7 @@ async fn handshake(seat: &mut Seat, limit: Duration) -> Result<Result<(), Fault>
 
 async fn ready(p: &mut BotProcess, deadline: Instant, limit: Duration) -> Result<(), Fault> {
     if let Err(gone) = p.send(&ToBot::IsReady.to_string()).await {
-        return Err(broken(gone, "readyok", "handshake", ms(limit)));
+        return Err(broken(gone, "readyok", ForfeitReason::Handshake, ms(limit)));
     }
     expect(p, deadline, limit, &FromBot::ReadyOk, |_| Ok(false)).await
 }
@@ -309,7 +324,7 @@ async fn prepare(
     let lines = format!("{}\n{}", ToBot::NewGame(game), ToBot::IsReady);
     if let Err(gone) = p.send(&lines).await {
         return Ok((
-            Err(broken(gone, "readyok", "handshake", ms(limit))),
+            Err(broken(gone, "readyok", ForfeitReason::Handshake, ms(limit))),
             Instant::now(),
         ));
     }
@@ -323,14 +338,6 @@ pub struct Played {
     pub record: GameRecord,
     /// Per seat (first, second): the log of stderr and `info` lines.
     pub logs: [Log; 2],
-}
-
-fn seat_name(seat: usize) -> &'static str {
-    if seat == 0 {
-        "first"
-    } else {
-        "second"
-    }
 }
 
 /// Plays one game: `first` makes the opening give (or moves first from `start`).
@@ -400,7 +407,7 @@ pub async fn play_game(
             if let Err(gone) = p.send(&go.to_string()).await {
                 failures.push((
                     seat,
-                    broken(gone, "a move", "timeout", limit_text),
+                    broken(gone, "a move", ForfeitReason::Timeout, limit_text),
                     Instant::now(),
                 ));
                 break;
@@ -409,23 +416,27 @@ pub async fn play_game(
             let reply = p.recv(sent + allowed).await;
             let took = sent.elapsed();
             let outcome = match reply {
-                Reply::Line(_) if took > allowed => {
-                    Err(fault("timeout", format!("no move within {limit_text}")))
-                }
+                Reply::Line(_) if took > allowed => Err(fault(
+                    ForfeitReason::Timeout,
+                    format!("no move within {limit_text}"),
+                )),
                 Reply::Line(line) => match line.parse::<FromBot>() {
                     Ok(FromBot::Move(mv)) => pos
                         .play(mv, &settings.rules)
                         .map(|next| (mv, next))
                         .map_err(|e| {
-                            fault("illegal-move", format!("`{mv}` in `{pos}`: {}", e.reason))
+                            fault(
+                                ForfeitReason::IllegalMove,
+                                format!("`{mv}` in `{pos}`: {}", e.reason),
+                            )
                         }),
                     Ok(_) => Err(fault(
-                        "malformed",
+                        ForfeitReason::Malformed,
                         format!("`{}` while waiting for a move", truncate(&line, 200)),
                     )),
-                    Err(e) => Err(fault("malformed", e.to_string())),
+                    Err(e) => Err(fault(ForfeitReason::Malformed, e.to_string())),
                 },
-                other => Err(broken(other, "a move", "timeout", limit_text)),
+                other => Err(broken(other, "a move", ForfeitReason::Timeout, limit_text)),
             };
             match outcome {
                 Ok((mv, next)) => {
@@ -447,14 +458,14 @@ pub async fn play_game(
     // The result, and telling both bots.
     let (result, reason, loser) = match failures.first() {
         Some((seat, f, _)) => (
-            if *seat == 0 { "0-1" } else { "1-0" },
-            f.reason.to_owned(),
+            GameResult::loss_of(Side::from_index(*seat)),
+            Reason::Forfeit(f.reason),
             Some(*seat),
         ),
         None => match pos.outcome(&settings.rules) {
-            Some(Outcome::Win(Player::First)) => ("1-0", "normal".to_owned(), Some(1)),
-            Some(Outcome::Win(Player::Second)) => ("0-1", "normal".to_owned(), Some(0)),
-            _ => ("1/2-1/2", "draw".to_owned(), None),
+            Some(Outcome::Win(Player::First)) => (GameResult::FirstWins, Reason::Normal, Some(1)),
+            Some(Outcome::Win(Player::Second)) => (GameResult::SecondWins, Reason::Normal, Some(0)),
+            _ => (GameResult::Draw, Reason::Draw, None),
         },
     };
     let detail = failures.first().map(|(_, f, _)| f.detail.clone());
@@ -470,7 +481,7 @@ pub async fn play_game(
         };
         let msg = ToBot::GameOver {
             result: word,
-            reason: reason.clone(),
+            reason: reason.to_string(),
             detail: detail.clone(),
         };
         if let Some(p) = seat.process.as_mut() {
@@ -524,13 +535,13 @@ pub async fn play_game(
         second: second_entry,
         moves,
         end: pos.to_string(),
-        result: result.to_owned(),
+        result,
         reason,
         failures: failures
             .iter()
             .map(|(s, f, _)| Failure {
-                seat: seat_name(*s).to_owned(),
-                reason: f.reason.to_owned(),
+                seat: Side::from_index(*s),
+                reason: f.reason,
                 detail: f.detail.clone(),
             })
             .collect(),

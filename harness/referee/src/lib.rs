@@ -7,7 +7,6 @@ mod descendants;
 mod game;
 mod matchrun;
 mod process;
-mod record;
 mod time_control;
 
 pub use descendants::TOKEN_VAR;
@@ -16,5 +15,5 @@ pub use matchrun::{run_match, write_logs, MatchConfig, Score};
 pub use process::{
     group_exists, group_members, BotCommand, BotProcess, Ended, Log, Reply, SpawnError,
 };
-pub use record::{BotEntry, Failure, GameRecord, Timing};
+pub use quads_record::{BotEntry, Failure, ForfeitReason, GameRecord, GameResult, Reason, Timing};
 pub use time_control::{parse_clock, parse_duration, time_control, Clocks, Describe};

@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::game::{play_game, BotSpec, MatchError, Seat, Settings};
 use crate::process::Log;
-use crate::record::GameRecord;
+use quads_record::{GameRecord, GameResult, Seat as Side};
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -95,10 +95,10 @@ pub async fn run_match(
         if let Err((path, e)) = write_logs(&logs, record, &played.logs) {
             outcome = Err(output_error(&path)(e));
         }
-        let (first_score, second_score) = match record.result.as_str() {
-            "1-0" => ((1, 0, 0), (0, 0, 1)),
-            "0-1" => ((0, 0, 1), (1, 0, 0)),
-            _ => ((0, 1, 0), (0, 1, 0)),
+        let (first_score, second_score) = match record.result {
+            GameResult::FirstWins => ((1, 0, 0), (0, 0, 1)),
+            GameResult::SecondWins => ((0, 0, 1), (1, 0, 0)),
+            GameResult::Draw => ((0, 1, 0), (0, 1, 0)),
         };
         let (s0, s1) = if swapped {
             (second_score, first_score)
@@ -129,10 +129,8 @@ pub fn write_logs(
     record: &GameRecord,
     logs: &[Log; 2],
 ) -> Result<(), (PathBuf, std::io::Error)> {
-    for ((seat, entry), log) in [("first", &record.first), ("second", &record.second)]
-        .into_iter()
-        .zip(logs)
-    {
+    for (seat, log) in Side::ALL.iter().zip(logs) {
+        let entry = record.bot(*seat);
         if log.kept.is_empty() && log.dropped == 0 {
             continue;
         }

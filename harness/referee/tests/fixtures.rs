@@ -101,7 +101,10 @@ fn assert_forfeit(o: &Outcome, seat: &str, reason: &str, detail: &str, limit: Du
         r.failures
     );
     assert_eq!(r.failures[0].detail, detail);
-    assert_eq!(r.result, if seat == "first" { "0-1" } else { "1-0" });
+    assert_eq!(
+        r.result.as_str(),
+        if seat == "first" { "0-1" } else { "1-0" }
+    );
     let bound = limit + Duration::from_secs(1) + STARTUP;
     assert!(
         o.elapsed < bound,
@@ -438,7 +441,7 @@ fn a_hundred_mebibytes_of_stderr_neither_blocks_nor_fills_memory() {
     let o = duel(bot(&["flood"]), bot(&["legal"]), &settings("quads"), START);
     let r = &o.record;
     assert!(r.failures.is_empty(), "{:?}", r.failures);
-    assert_eq!(r.reason, "normal");
+    assert_eq!(r.reason.as_str(), "normal");
     assert_eq!(r.timing.log_bytes, [1 << 20, 0]);
     assert_eq!(r.timing.log_dropped, [99 << 20, 0]);
 }
@@ -560,7 +563,7 @@ fn kept_alive_bots_are_reused_and_a_failed_one_is_restarted() {
         let one = play_game(&mut healthy, &mut crashing, &s, 1, 1, start, true)
             .await
             .unwrap();
-        assert_eq!(one.record.reason, "crash");
+        assert_eq!(one.record.reason.as_str(), "crash");
         let (kept, crashed) = (healthy.last_pgid().unwrap(), crashing.last_pgid().unwrap());
         assert!(group_exists(kept), "the healthy bot is kept between games");
         assert!(!group_exists(crashed), "the crashed bot is gone and reaped");

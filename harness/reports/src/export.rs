@@ -58,8 +58,8 @@ impl Exporter for ResultsCsv {
                     r.rules.clone(),
                     r.first.name.clone(),
                     r.second.name.clone(),
-                    r.result.clone(),
-                    r.reason.clone(),
+                    r.result.to_string(),
+                    r.reason.to_string(),
                     r.moves.len().to_string(),
                     format!("{:.3}", r.timing.duration_ms),
                 ]
@@ -88,7 +88,7 @@ impl Exporter for StandingsCsv {
             "elo_low",
             "elo_high",
         ];
-        header.extend(FORFEITS);
+        header.extend(FORFEITS.iter().map(|f| f.as_str()));
         csv_bytes(
             &header,
             report.blocks.iter().flat_map(|b| {
@@ -262,8 +262,8 @@ pub fn table(report: &Report) -> String {
         for r in rows {
             let forfeits: Vec<String> = FORFEITS
                 .iter()
-                .zip(r.forfeits)
-                .filter(|(_, n)| *n > 0)
+                .zip(&r.forfeits)
+                .filter(|(_, n)| **n > 0)
                 .map(|(name, n)| format!("{name} {n}"))
                 .collect();
             let _ = writeln!(

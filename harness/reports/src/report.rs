@@ -2,20 +2,12 @@
 
 use std::collections::BTreeMap;
 
-use quads_referee::GameRecord;
+use quads_record::{ForfeitReason, GameRecord, Seat};
 
 use crate::ratings::{fit, intervals, Anchor, Intervals, Options, RatedGame};
 
 /// Forfeit reasons, in the order the tables list them.
-pub const FORFEITS: [&str; 7] = [
-    "timeout",
-    "illegal-move",
-    "malformed",
-    "crash",
-    "closed-output",
-    "handshake",
-    "unsupported-version",
-];
+pub const FORFEITS: &[ForfeitReason] = ForfeitReason::ALL;
 
 /// Bootstrap resamples per fit.
 const SAMPLES: usize = 200;
@@ -42,7 +34,7 @@ pub struct Row {
     /// 95% interval, high end.
     pub elo_high: f64,
     /// Games lost by forfeit, per reason (in [`FORFEITS`] order).
-    pub forfeits: [u32; 7],
+    pub forfeits: Vec<u32>,
 }
 
 /// One pairing's line in a pairwise table.
@@ -94,17 +86,9 @@ pub struct Report {
     pub convergence: Vec<(usize, Vec<f64>)>,
 }
 
-fn score_of_first(result: &str) -> f64 {
-    match result {
-        "1-0" => 1.0,
-        "0-1" => 0.0,
-        _ => 0.5,
-    }
-}
-
 /// The game pair a record belongs to: its own, or consecutive games two by two.
 fn pair_of(source: usize, r: &GameRecord) -> u64 {
-    ((source as u64) << 32) | u64::from(r.pair.unwrap_or(r.game.div_ceil(2)))
+    ((source as u64) << 32) | u64::from(r.pair_id())
 }
 
 /// Builds the report. `records` are (source file, record); `bots` fixes the bot order (bots
@@ -144,7 +128,7 @@ pub fn build(
             let g = RatedGame {
                 first: index(&r.first.name),
                 second: index(&r.second.name),
-                score: score_of_first(&r.result),
+                score: r.result.score_of_first(),
                 pair: pair_of(*src, r),
             };
             (r.rules.clone(), g)
@@ -186,7 +170,7 @@ pub fn build(
                 elo: f.ratings[i],
                 elo_low: ci.ratings[i].0,
                 elo_high: ci.ratings[i].1,
-                forfeits: [0; 7],
+                forfeits: vec![0; FORFEITS.len()],
             })
             .collect();
         let mut met: BTreeMap<(usize, usize), (u32, f64)> = BTreeMap::new();
@@ -204,7 +188,10 @@ pub fn build(
                 }
             }
             if let Some(f) = r.failures.first() {
-                let loser = if f.seat == "first" { g.first } else { g.second };
+                let loser = match f.seat {
+                    Seat::First => g.first,
+                    Seat::Second => g.second,
+                };
                 if let Some(k) = FORFEITS.iter().position(|x| *x == f.reason) {
                     rows[loser].forfeits[k] += 1;
                 }

@@ -1,7 +1,7 @@
 //! The exact output of every exporter, on a small hand-made set of games (insta snapshots;
 //! review changes with `cargo insta review`). PNGs are decoded and checked instead.
 
-use quads_referee::{BotEntry, Failure, GameRecord, Timing};
+use quads_record::{BotEntry, Failure, GameRecord, Seat, Timing};
 use quads_reports::export::render_file;
 use quads_reports::report::{build, Report};
 
@@ -22,11 +22,11 @@ fn game(
         "normal" | "draw" => Vec::new(),
         _ => vec![Failure {
             seat: if result == "1-0" {
-                "second".into()
+                Seat::Second
             } else {
-                "first".into()
+                Seat::First
             },
-            reason: reason.into(),
+            reason: reason.parse().unwrap(),
             detail: "no move within 1000 ms (+50 ms margin)".into(),
         }],
     };
@@ -44,8 +44,8 @@ fn game(
         second: entry(second),
         moves: vec!["BDRF".into(), "A1 SLQH".into()],
         end: "..../..../..../BDRF... SLQH".into(),
-        result: result.into(),
-        reason: reason.into(),
+        result: result.parse().unwrap(),
+        reason: reason.parse().unwrap(),
         failures,
         timing: Timing {
             duration_ms: 12.5 + f64::from(game),

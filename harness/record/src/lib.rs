@@ -1,8 +1,18 @@
-//! The game record: one JSON object per game, one line each in `games.jsonl`.
+//! The game record: one JSON object per game, one line each in `games.jsonl`, and the words it
+//! is written in.
+//!
+//! The referee writes records, the tournament resumes from them, and the reports read them:
+//! this crate is what they share, so that a result, a seat or a forfeit reason is parsed in
+//! one place and an unknown word is an error, never silently a draw. The JSON written is the
+//! same as before these types existed; old files read.
 //!
 //! Everything measured at run time (dates, durations, move times, processes that had to be
 //! killed, log sizes) sits under the `timing` key, so that records with `timing` removed are
 //! byte-identical between runs with the same seed and deterministic bots.
+
+mod words;
+
+pub use words::{ForfeitReason, GameResult, Reason, Seat, UnknownWord};
 
 use serde::{Deserialize, Serialize};
 
@@ -20,11 +30,10 @@ pub struct BotEntry {
 /// A bot's failure.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Failure {
-    /// `first` or `second`.
-    pub seat: String,
-    /// The forfeit reason: `timeout`, `illegal-move`, `malformed`, `crash`, `closed-output`,
-    /// `handshake`, `unsupported-version`.
-    pub reason: String,
+    /// The bot that failed.
+    pub seat: Seat,
+    /// Why it forfeits.
+    pub reason: ForfeitReason,
     /// What exactly happened.
     pub detail: String,
 }
@@ -38,9 +47,10 @@ pub struct Timing {
     pub duration_ms: f64,
     /// The time each move took, in milliseconds, in the order of `moves`.
     pub moves_ms: Vec<f64>,
-    /// Per seat: processes that outlived the bot and had to be killed.
+    /// Per seat: processes that outlived the bot (or left its process group) and had to be
+    /// killed.
     pub leaked: [u32; 2],
-    /// Per seat: bytes of stderr and `info` lines kept in the log, and bytes dropped past the cap.
+    /// Per seat: bytes of stderr and `info` lines kept in the log.
     pub log_bytes: [u64; 2],
     /// Per seat: bytes dropped past the log cap.
     pub log_dropped: [u64; 2],
@@ -65,7 +75,7 @@ pub struct GameRecord {
     /// so that it gives the tournament's own intervals.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event_seed: Option<u64>,
-    /// The rules spec.
+    /// The rules spec, canonical.
     pub rules: String,
     /// The game's seed, as sent to both bots.
     pub seed: u64,
@@ -81,10 +91,10 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// The position at the end.
     pub end: String,
-    /// `1-0` (the first player won), `0-1`, or `1/2-1/2`.
-    pub result: String,
-    /// `normal` (a win), `draw` (the board filled), or the loser's forfeit reason.
-    pub reason: String,
+    /// The result.
+    pub result: GameResult,
+    /// How the game ended: a win on the board, a draw, or the loser's forfeit reason.
+    pub reason: Reason,
     /// Every failure, the one that decided the game first (two when both bots failed).
     pub failures: Vec<Failure>,
     /// Measurements: the only part that differs between identical runs.
@@ -96,4 +106,45 @@ impl GameRecord {
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a record always serializes")
     }
+
+    /// The bot in `seat`.
+    pub fn bot(&self, seat: Seat) -> &BotEntry {
+        match seat {
+            Seat::First => &self.first,
+            Seat::Second => &self.second,
+        }
+    }
+
+    /// The pair this game belongs to: its own, or in a match consecutive games two by two.
+    pub fn pair_id(&self) -> u32 {
+        self.pair.unwrap_or(self.game.div_ceil(2))
+    }
 }
+
+/// A line of `games.jsonl` that is not a game record.
+#[derive(Debug, thiserror::Error)]
+#[error("line {line}: not a game record: {source}")]
+pub struct ParseError {
+    /// The line, from 1.
+    pub line: usize,
+    /// What was wrong.
+    #[source]
+    pub source: serde_json::Error,
+}
+
+/// Reads the records of a `games.jsonl` text, skipping blank lines.
+pub fn parse_jsonl(text: &str) -> Result<Vec<GameRecord>, ParseError> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|source| ParseError {
+                line: i + 1,
+                source,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;
