@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use quads_referee::{
-    parse_duration, run_match, time_control, BotEntry, BotSpec, MatchConfig, Settings,
+    defaults, parse_duration, run_match, time_control, BotEntry, BotSpec, MatchConfig, Settings,
 };
 use quads_rules::Rules;
 
@@ -44,13 +44,13 @@ pub struct Args {
     #[arg(long)]
     keep_alive: bool,
     /// Time allowed past each move's limit for scheduling delays.
-    #[arg(long, default_value = "50ms", value_name = "DURATION")]
+    #[arg(long, default_value_t = defaults::text(defaults::MARGIN), value_name = "DURATION")]
     margin: String,
     /// The limit for a bot's handshake.
-    #[arg(long, default_value = "10s", value_name = "DURATION")]
+    #[arg(long, default_value_t = defaults::text(defaults::HANDSHAKE), value_name = "DURATION")]
     handshake_timeout: String,
     /// The most of a bot's stderr kept per game, in bytes.
-    #[arg(long, default_value_t = 1 << 20)]
+    #[arg(long, default_value_t = defaults::LOG_CAP)]
     log_cap: usize,
     /// Print only the summary.
     #[arg(long, short)]
@@ -59,15 +59,16 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<(), String> {
     let bots = bots_file::two_bots(&args.bots, args.bots_file.as_deref(), args.shell)?;
+    let default_movetime = defaults::text(defaults::MOVETIME);
     let movetime = match (&args.movetime, &args.clock) {
-        (None, None) => Some("60s"),
+        (None, None) => Some(default_movetime.as_str()),
         (m, _) => m.as_deref(),
     };
     let settings = Settings {
         rules: args.rules,
-        time: time_control(movetime, args.clock.as_deref())?,
-        margin: parse_duration(&args.margin)?,
-        handshake_timeout: parse_duration(&args.handshake_timeout)?,
+        time: time_control(movetime, args.clock.as_deref()).map_err(|e| e.to_string())?,
+        margin: parse_duration(&args.margin).map_err(|e| e.to_string())?,
+        handshake_timeout: parse_duration(&args.handshake_timeout).map_err(|e| e.to_string())?,
         log_cap: args.log_cap,
         ..Settings::default()
     };

@@ -58,7 +58,8 @@ pub fn run(args: &Args) -> Result<(), String> {
         .seed
         .or_else(|| common(&records, |r| r.event_seed))
         .unwrap_or(1);
-    let report = quads_reports::report::build(&event, records, &[], seed, anchor)?;
+    let report = quads_reports::report::build(&event, records, &[], seed, anchor)
+        .map_err(|e| e.to_string())?;
     quads_reports::export::write_all(&report, &args.out)
         .map_err(|e| format!("cannot write into {}: {e}", args.out.display()))?;
     crate::outp!("{}", quads_reports::export::table(&report));

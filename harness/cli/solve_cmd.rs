@@ -47,7 +47,9 @@ pub fn run(args: &Args) -> Result<(), String> {
         return Err("solve a position with a piece in hand (after the opening give)".into());
     }
     let deadline = match &args.time {
-        Some(t) => Some(Instant::now() + quads_referee::parse_duration(t)?),
+        Some(t) => {
+            Some(Instant::now() + quads_referee::parse_duration(t).map_err(|e| e.to_string())?)
+        }
         None => None,
     };
     let started = Instant::now();

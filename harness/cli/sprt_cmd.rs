@@ -6,9 +6,8 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::time::Duration;
 
-use quads_referee::{time_control, BotSpec};
+use quads_referee::{defaults, time_control, BotSpec};
 use quads_reports::sprt::{Decision, Pentanomial, Sprt};
 use quads_rules::Rules;
 use quads_tournament::{
@@ -199,9 +198,9 @@ fn duel(
         openings: Openings::Random(opening_moves),
         bots: bots.to_vec(),
         time,
-        margin: Duration::from_millis(50),
-        handshake_timeout: Duration::from_secs(10),
-        log_cap: 1 << 20,
+        margin: defaults::MARGIN,
+        handshake_timeout: defaults::HANDSHAKE,
+        log_cap: defaults::LOG_CAP,
         anchor: None,
         sprt: None,
     }
@@ -215,13 +214,13 @@ pub fn run_cmd(args: &Args) -> Result<u8, String> {
         beta: args.beta,
         max_pairs: args.max_pairs,
     };
-    check_sprt(&settings)?;
+    check_sprt(&settings).map_err(|e| e.to_string())?;
     let [a, b] = crate::bots_file::two_bots(&args.bots, args.bots_file.as_deref(), false)?;
     let movetime = match (&args.movetime, &args.clock) {
         (None, None) => Some("1s"),
         (m, _) => m.as_deref(),
     };
-    let time = time_control(movetime, args.clock.as_deref())?;
+    let time = time_control(movetime, args.clock.as_deref()).map_err(|e| e.to_string())?;
     let t = duel(
         [a, b],
         args.rules,

@@ -125,7 +125,8 @@ fn finish(t: &Tournament, records: HashMap<u32, GameRecord>) -> Result<(), Strin
         &bots,
         t.seed,
         anchor,
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     quads_reports::export::write_all(&report, &t.out)
         .map_err(|e| format!("cannot write reports into {}: {e}", t.out.display()))?;
     crate::outp!("{}", quads_reports::export::table(&report));

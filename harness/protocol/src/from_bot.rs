@@ -19,7 +19,7 @@ pub enum IdKey {
 }
 
 /// The type of a declared option.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionType {
     /// A whole number between `min` and `max` (inclusive).
     Spin {
@@ -46,25 +46,50 @@ pub struct OptionDecl {
 }
 
 impl OptionDecl {
-    /// Whether `value` fits the option; if not, says why.
-    pub fn check(&self, value: &str) -> Result<(), String> {
-        match self.kind {
-            OptionType::Spin { min, max } => match value.parse::<i64>() {
-                Ok(v) if (min..=max).contains(&v) => Ok(()),
-                _ => Err(format!(
-                    "option {} takes a whole number from {min} to {max}",
-                    self.name
-                )),
-            },
-            OptionType::Check if value == "true" || value == "false" => Ok(()),
-            OptionType::Check => Err(format!("option {} takes true or false", self.name)),
-            OptionType::String if !value.contains(char::is_whitespace) && !value.is_empty() => {
-                Ok(())
+    /// Whether `value` fits the option; if not, says what it takes.
+    pub fn check(&self, value: &str) -> Result<(), BadOptionValue> {
+        let fits = match self.kind {
+            OptionType::Spin { min, max } => {
+                value.parse::<i64>().is_ok_and(|v| (min..=max).contains(&v))
             }
-            OptionType::String => Err(format!("option {} takes one word", self.name)),
+            OptionType::Check => value == "true" || value == "false",
+            OptionType::String => !value.contains(char::is_whitespace) && !value.is_empty(),
+        };
+        if fits {
+            Ok(())
+        } else {
+            Err(BadOptionValue {
+                name: self.name.clone(),
+                kind: self.kind,
+            })
         }
     }
 }
+
+/// A value that does not fit an option's type ([`OptionDecl::check`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadOptionValue {
+    /// The option.
+    pub name: String,
+    /// What it takes.
+    pub kind: OptionType,
+}
+
+impl fmt::Display for BadOptionValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            OptionType::Spin { min, max } => write!(
+                f,
+                "option {} takes a whole number from {min} to {max}",
+                self.name
+            ),
+            OptionType::Check => write!(f, "option {} takes true or false", self.name),
+            OptionType::String => write!(f, "option {} takes one word", self.name),
+        }
+    }
+}
+
+impl std::error::Error for BadOptionValue {}
 
 /// A message from a bot to the referee.
 #[derive(Clone, Debug, PartialEq, Eq)]

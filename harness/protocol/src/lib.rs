@@ -9,7 +9,7 @@
 mod from_bot;
 mod to_bot;
 
-pub use from_bot::{FromBot, IdKey, OptionDecl, OptionType};
+pub use from_bot::{BadOptionValue, FromBot, IdKey, OptionDecl, OptionType};
 pub use to_bot::{Go, NewGame, ResultWord, TimeControl, ToBot};
 
 use std::fmt;

@@ -11,6 +11,7 @@ use quads_protocol::{
 use quads_rules::{Move, Outcome, Player, Position, Rules};
 use tokio::time::Instant;
 
+use crate::defaults;
 use crate::process::{BotCommand, BotProcess, Log, Reply, SpawnError};
 use crate::time_control::{Clocks, Describe};
 use quads_record::Seat as Side;
@@ -53,15 +54,15 @@ impl Default for Settings {
         Settings {
             rules: Rules::QUADS,
             time: TimeControl {
-                movetime: Some(60_000),
+                movetime: Some(defaults::MOVETIME.as_millis() as u64),
                 base: None,
                 inc: 0,
             },
-            margin: Duration::from_millis(50),
-            handshake_timeout: Duration::from_secs(10),
-            setup_timeout: Duration::from_secs(10),
-            grace: Duration::from_millis(250),
-            log_cap: 1 << 20,
+            margin: defaults::MARGIN,
+            handshake_timeout: defaults::HANDSHAKE,
+            setup_timeout: defaults::SETUP,
+            grace: defaults::GRACE,
+            log_cap: defaults::LOG_CAP,
         }
     }
 }
@@ -72,13 +73,22 @@ pub enum MatchError {
     /// A bot command cannot be started.
     #[error(transparent)]
     Spawn(#[from] SpawnError),
-    /// A configured option does not exist or does not fit.
+    /// A configured option does not exist.
     #[error("bot `{bot}`: {problem}")]
     Option {
         /// The bot.
         bot: String,
         /// What is wrong.
         problem: String,
+    },
+    /// A configured option's value does not fit its declared type.
+    #[error("bot `{bot}`: {source}")]
+    OptionValue {
+        /// The bot.
+        bot: String,
+        /// What the option takes.
+        #[source]
+        source: quads_protocol::BadOptionValue,
     },
     /// The output could not be written.
     #[error("cannot write {path}: {source}")]
@@ -274,10 +284,11 @@ async fn handshake(seat: &mut Seat, limit: Duration) -> Result<Result<(), Fault>
                 ),
             });
         };
-        decl.check(value).map_err(|problem| MatchError::Option {
-            bot: seat.spec.name.clone(),
-            problem,
-        })?;
+        decl.check(value)
+            .map_err(|source| MatchError::OptionValue {
+                bot: seat.spec.name.clone(),
+                source,
+            })?;
         let line = ToBot::SetOption {
             name: name.clone(),
             value: value.clone(),

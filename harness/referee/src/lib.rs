@@ -3,6 +3,7 @@
 //! with the reason recorded; only the user's own mistakes (a command that cannot start, an
 //! option the bot does not have, an unwritable output folder) stop a match.
 
+pub mod defaults;
 mod descendants;
 mod game;
 mod matchrun;
@@ -16,4 +17,4 @@ pub use process::{
     group_exists, group_members, BotCommand, BotProcess, Ended, Log, Reply, SpawnError,
 };
 pub use quads_record::{BotEntry, Failure, ForfeitReason, GameRecord, GameResult, Reason, Timing};
-pub use time_control::{parse_clock, parse_duration, time_control, Clocks, Describe};
+pub use time_control::{parse_clock, parse_duration, time_control, Clocks, Describe, TimeError};

@@ -5,14 +5,36 @@ use std::time::Duration;
 
 use quads_protocol::TimeControl;
 
+/// A time limit as a user wrote it that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum TimeError {
+    /// Not a duration.
+    #[error("bad duration `{text}`: {source} (examples: 60s, 500ms, 5m)")]
+    BadDuration {
+        /// What was written.
+        text: String,
+        /// Why it is not a duration.
+        #[source]
+        source: humantime::DurationError,
+    },
+    /// Neither a limit per move nor a clock.
+    #[error("no time control: give a limit per move, a game clock, or both")]
+    Missing,
+    /// A zero limit.
+    #[error("a time limit must be more than zero")]
+    Zero,
+}
+
 /// Parses a duration such as `60s`, `500ms`, `1m30s`, `5m`.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    humantime::parse_duration(text.trim())
-        .map_err(|e| format!("bad duration `{text}`: {e} (examples: 60s, 500ms, 5m)"))
+pub fn parse_duration(text: &str) -> Result<Duration, TimeError> {
+    humantime::parse_duration(text.trim()).map_err(|source| TimeError::BadDuration {
+        text: text.to_owned(),
+        source,
+    })
 }
 
 /// Parses a game clock, `BASE+INC` or just `BASE`: `5m+2s`, `90s`.
-pub fn parse_clock(text: &str) -> Result<(Duration, Duration), String> {
+pub fn parse_clock(text: &str) -> Result<(Duration, Duration), TimeError> {
     match text.split_once('+') {
         Some((base, inc)) => Ok((parse_duration(base)?, parse_duration(inc)?)),
         None => Ok((parse_duration(text)?, Duration::ZERO)),
@@ -20,7 +42,7 @@ pub fn parse_clock(text: &str) -> Result<(Duration, Duration), String> {
 }
 
 /// Builds a time control from the command line's `--movetime` and `--clock`.
-pub fn time_control(movetime: Option<&str>, clock: Option<&str>) -> Result<TimeControl, String> {
+pub fn time_control(movetime: Option<&str>, clock: Option<&str>) -> Result<TimeControl, TimeError> {
     let mut tc = TimeControl::default();
     if let Some(m) = movetime {
         tc.movetime = Some(millis(parse_duration(m)?));
@@ -31,10 +53,10 @@ pub fn time_control(movetime: Option<&str>, clock: Option<&str>) -> Result<TimeC
         tc.inc = millis(inc);
     }
     if tc.movetime.is_none() && tc.base.is_none() {
-        return Err("no time control: give a limit per move, a game clock, or both".into());
+        return Err(TimeError::Missing);
     }
     if tc.movetime == Some(0) || tc.base == Some(0) {
-        return Err("a time limit must be more than zero".into());
+        return Err(TimeError::Zero);
     }
     Ok(tc)
 }
@@ -123,11 +145,15 @@ mod tests {
         );
         let tc = time_control(Some("500ms"), Some("1m")).unwrap();
         assert_eq!(Describe(&tc).to_string(), "movetime 500 base 60000 inc 0");
-        assert!(time_control(Some("fast"), None)
-            .unwrap_err()
-            .starts_with("bad duration `fast`"));
-        assert!(time_control(None, None).is_err());
-        assert!(time_control(Some("0s"), None).is_err());
+        assert_eq!(
+            time_control(Some("fast"), None).unwrap_err().to_string(),
+            "bad duration `fast`: expected number at 0 (examples: 60s, 500ms, 5m)"
+        );
+        assert!(matches!(time_control(None, None), Err(TimeError::Missing)));
+        assert!(matches!(
+            time_control(Some("0s"), None),
+            Err(TimeError::Zero)
+        ));
     }
 
     #[test]

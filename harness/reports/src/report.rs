@@ -9,6 +9,25 @@ use crate::ratings::{fit, intervals, Anchor, Intervals, Options, RatedGame};
 /// Forfeit reasons, in the order the tables list them.
 pub const FORFEITS: &[ForfeitReason] = ForfeitReason::ALL;
 
+/// Why a report cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReportError {
+    /// The anchor names a bot that played no game.
+    UnknownAnchor(String),
+}
+
+impl std::fmt::Display for ReportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReportError::UnknownAnchor(name) => {
+                write!(f, "the anchor `{name}` is not among the bots")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReportError {}
+
 /// Bootstrap resamples per fit.
 const SAMPLES: usize = 200;
 
@@ -101,7 +120,7 @@ pub fn build(
     bots: &[String],
     seed: u64,
     anchor: Option<(&str, f64)>,
-) -> Result<Report, String> {
+) -> Result<Report, ReportError> {
     let mut names: Vec<String> = bots.to_vec();
     for (_, r) in &records {
         for n in [&r.first.name, &r.second.name] {
@@ -140,7 +159,7 @@ pub fn build(
             names
                 .iter()
                 .position(|b| b == name)
-                .ok_or_else(|| format!("the anchor `{name}` is not among the bots"))?,
+                .ok_or_else(|| ReportError::UnknownAnchor(name.to_owned()))?,
             elo,
         ),
     };

@@ -37,7 +37,7 @@ pub use moves::{Move, ParseMoveError, Then};
 pub use perft::{perft, perft_by_moves, PerftError};
 pub use piece::{ParsePieceError, Piece, PieceSet, Trait, TraitSet};
 pub use position::{
-    ClaimState, IllegalMove, Outcome, ParsePositionError, Player, Position, Reason,
+    ClaimState, IllegalMove, Impossible, Outcome, ParsePositionError, Player, Position, Reason,
 };
 pub use rules::{Claim, ParseRulesError, Rules, SHAPES};
 pub use square::{Bitboard, ParseSquareError, Square};

@@ -132,6 +132,37 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
+/// Why a position cannot arise in a game under given rules ([`Position::check`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Impossible {
+    /// A claim state under rules where wins are automatic.
+    ClaimWithoutAnnounce,
+    /// A claim state with no completed winning shape.
+    ClaimWithoutShape,
+    /// A claimable win with no piece in hand.
+    ClaimableWithoutHand,
+    /// No piece in hand in a game that has started and is not over.
+    EmptyHandMidGame,
+    /// A piece in hand in a game that is over.
+    HandAfterTheEnd,
+}
+
+impl fmt::Display for Impossible {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Impossible::ClaimWithoutAnnounce => "claim states exist only under claim=announce",
+            Impossible::ClaimWithoutShape => "a claim needs a completed winning shape on the board",
+            Impossible::ClaimableWithoutHand => "a claimable win needs a piece in hand",
+            Impossible::EmptyHandMidGame => {
+                "no piece in hand, but the game has started and is not over"
+            }
+            Impossible::HandAfterTheEnd => "a piece is in hand, but the game is over",
+        })
+    }
+}
+
+impl std::error::Error for Impossible {}
+
 impl Position {
     /// The start: an empty board, nothing in hand.
     pub const START: Position = Position {
@@ -214,26 +245,24 @@ impl Position {
     }
 
     /// Whether the position can arise in a game under `rules`; if not, says why.
-    pub fn check(&self, rules: &Rules) -> Result<(), String> {
+    pub fn check(&self, rules: &Rules) -> Result<(), Impossible> {
         let started = self.placed() > 0;
         let ended = self.board.is_full()
             || self.claim == ClaimState::Claimed
             || (rules.claim == Claim::Auto && self.board.has_win(rules));
         if rules.claim == Claim::Auto && self.claim != ClaimState::None {
-            return Err("claim states exist only under claim=announce".into());
+            return Err(Impossible::ClaimWithoutAnnounce);
         }
         if self.claim != ClaimState::None && !self.board.has_win(rules) {
-            return Err("a claim needs a completed winning shape on the board".into());
+            return Err(Impossible::ClaimWithoutShape);
         }
         if self.claim == ClaimState::Claimable && self.hand.is_none() {
-            return Err("a claimable win needs a piece in hand".into());
+            return Err(Impossible::ClaimableWithoutHand);
         }
         match self.hand {
-            None if started && !ended => {
-                Err("no piece in hand, but the game has started and is not over".into())
-            }
+            None if started && !ended => Err(Impossible::EmptyHandMidGame),
             Some(_) if ended && self.claim != ClaimState::Claimed => {
-                Err("a piece is in hand, but the game is over".into())
+                Err(Impossible::HandAfterTheEnd)
             }
             _ => Ok(()),
         }

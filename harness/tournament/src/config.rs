@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use quads_protocol::TimeControl;
-use quads_referee::{parse_duration, time_control, BotCommand, BotSpec};
+use quads_referee::{defaults, parse_duration, time_control, BotCommand, BotSpec, TimeError};
 use quads_rules::{Position, Rules};
 use serde::Deserialize;
 
@@ -33,8 +33,8 @@ use serde::Deserialize;
 #[error("{0}")]
 pub struct ConfigError(pub String);
 
-fn err(text: impl Into<String>) -> ConfigError {
-    ConfigError(text.into())
+fn err(text: impl std::fmt::Display) -> ConfigError {
+    ConfigError(text.to_string())
 }
 
 #[derive(Deserialize, Default, Clone)]
@@ -233,6 +233,11 @@ fn time_section(
     time_control(movetime, t.clock.as_deref()).map_err(err)
 }
 
+/// The duration written, or `default` when none is.
+fn duration_or(text: Option<&str>, default: Duration) -> Result<Duration, TimeError> {
+    text.map_or(Ok(default), parse_duration)
+}
+
 /// A bot command from one string: split like a shell would, or kept whole for `sh -c`.
 pub fn command(text: &str, shell: bool, dir: Option<PathBuf>) -> Result<BotCommand, ConfigError> {
     let argv = if shell {
@@ -368,7 +373,7 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
                 beta: x.beta.unwrap_or(0.05),
                 max_pairs: x.max_pairs.unwrap_or(1000),
             };
-            check_sprt(&settings).map_err(at)?;
+            check_sprt(&settings).map_err(|e| at(e.to_string()))?;
             Some(settings)
         }
         None => None,
@@ -409,11 +414,13 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
         variants,
         keep_alive: file.keep_alive.unwrap_or(true),
         openings,
-        time: time_section(&time, Some("60s")).map_err(|e| at(e.0))?,
-        margin: parse_duration(time.margin.as_deref().unwrap_or("50ms")).map_err(at)?,
-        handshake_timeout: parse_duration(file.handshake_timeout.as_deref().unwrap_or("10s"))
-            .map_err(at)?,
-        log_cap: file.log_cap.unwrap_or(1 << 20),
+        time: time_section(&time, Some(&defaults::text(defaults::MOVETIME)))
+            .map_err(|e| at(e.0))?,
+        margin: duration_or(time.margin.as_deref(), defaults::MARGIN)
+            .map_err(|e| at(e.to_string()))?,
+        handshake_timeout: duration_or(file.handshake_timeout.as_deref(), defaults::HANDSHAKE)
+            .map_err(|e| at(e.to_string()))?,
+        log_cap: file.log_cap.unwrap_or(defaults::LOG_CAP),
         anchor,
         sprt,
         bots,
@@ -458,20 +465,22 @@ fn read_openings(path: &Path, variants: &[Rules]) -> Result<Vec<Position>, Confi
 }
 
 /// Checks SPRT settings: elo0 below elo1, error rates strictly between 0 and 1/2.
-pub fn check_sprt(s: &SprtSettings) -> Result<(), String> {
+pub fn check_sprt(s: &SprtSettings) -> Result<(), ConfigError> {
     if s.elo0.partial_cmp(&s.elo1) != Some(std::cmp::Ordering::Less) {
-        return Err(format!(
+        return Err(err(format!(
             "sprt: elo0 ({}) must be below elo1 ({})",
             s.elo0, s.elo1
-        ));
+        )));
     }
     for (name, v) in [("alpha", s.alpha), ("beta", s.beta)] {
         if !(v > 0.0 && v < 0.5) {
-            return Err(format!("sprt: {name} must be between 0 and 0.5, not {v}"));
+            return Err(err(format!(
+                "sprt: {name} must be between 0 and 0.5, not {v}"
+            )));
         }
     }
     if s.max_pairs == 0 {
-        return Err("sprt: max_pairs must be at least 1".into());
+        return Err(err("sprt: max_pairs must be at least 1"));
     }
     Ok(())
 }
