@@ -1,29 +1,19 @@
 //! `quads tournament` and `quads ratings`, run for real: the demo config, determinism across
 //! concurrency, resuming after SIGKILL, Ctrl-C, and config errors.
 
+mod common;
+
+use common::Quads;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The folder that holds the quads and quads-bot binaries of this build.
-fn bin_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_quads"))
-        .parent()
-        .expect("target folder")
-        .to_owned()
-}
-
 /// A config from `configs/NAME` with bot paths pointed at this build's binaries.
 fn config(dir: &Path, name: &str, edit: impl Fn(String) -> String) -> PathBuf {
     let text = std::fs::read_to_string(Path::new(ROOT).join("configs").join(name)).unwrap();
-    let bot = bin_dir().join("quads-bot");
-    assert!(
-        bot.exists(),
-        "{} is missing: build the workspace",
-        bot.display()
-    );
+    let bot = common::quads_bot();
     let text = text
         .replace("target/release/quads-bot", &bot.display().to_string())
         .replace(
@@ -35,23 +25,8 @@ fn config(dir: &Path, name: &str, edit: impl Fn(String) -> String) -> PathBuf {
     path
 }
 
-fn quads(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_quads"));
-    c.args(args).current_dir(ROOT);
-    c
-}
-
-fn run_ok(args: &[&str]) -> Output {
-    let out = quads(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "quads {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn tournament(config: &Path, out: &Path, extra: &[&str]) -> Output {
+/// Runs a tournament to its end, quietly; returns what it printed.
+fn tournament(q: &Quads, config: &Path, out: &Path, extra: &[&str]) -> String {
     let mut args = vec![
         "tournament",
         config.to_str().unwrap(),
@@ -60,16 +35,14 @@ fn tournament(config: &Path, out: &Path, extra: &[&str]) -> Output {
         "--quiet",
     ];
     args.extend_from_slice(extra);
-    run_ok(&args)
+    q.ok(&args)
 }
 
 /// games.jsonl with every record's `timing` removed.
 fn games_without_timing(out: &Path) -> Vec<String> {
-    std::fs::read_to_string(out.join("games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+    common::games(&out.join("games.jsonl"))
+        .into_iter()
+        .map(|mut v| {
             v.as_object_mut().unwrap().remove("timing");
             v.to_string()
         })
@@ -83,10 +56,10 @@ fn csv_rows(path: &Path) -> Vec<csv::StringRecord> {
 
 #[test]
 fn the_demo_gives_exact_standings_and_readable_files() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cfg = config(tmp.path(), "demo.toml", |t| t);
-    let out = tmp.path().join("out");
-    let printed = String::from_utf8(tournament(&cfg, &out, &[]).stdout).unwrap();
+    let q = Quads::new();
+    let cfg = config(q.dir(), "demo.toml", |t| t);
+    let out = q.dir().join("out");
+    let printed = tournament(&q, &cfg, &out, &[]);
     assert!(
         printed.starts_with("all variants (first-mover advantage"),
         "{printed}"
@@ -125,11 +98,7 @@ fn the_demo_gives_exact_standings_and_readable_files() {
     );
 
     // Every file parses, and they agree with each other.
-    let games: Vec<serde_json::Value> = std::fs::read_to_string(out.join("games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let games = common::games(&out.join("games.jsonl"));
     assert_eq!(games.len(), 144);
     assert!(
         games.iter().enumerate().all(|(i, g)| g["game"] == i + 1),
@@ -185,9 +154,9 @@ fn the_demo_gives_exact_standings_and_readable_files() {
     }
 
     // quads ratings on the same games, with the same seed, gives the same standings.
-    let again = tmp.path().join("again");
+    let again = q.dir().join("again");
     let games_file = out.join("games.jsonl");
-    run_ok(&[
+    q.ok(&[
         "ratings",
         games_file.to_str().unwrap(),
         "--out",
@@ -205,9 +174,9 @@ fn the_demo_gives_exact_standings_and_readable_files() {
         );
     }
     // Anchored at a named bot: its rating and interval are exactly the anchor.
-    let anchored = tmp.path().join("anchored");
+    let anchored = q.dir().join("anchored");
     let games = games_file.to_str().unwrap();
-    run_ok(&[
+    q.ok(&[
         "ratings",
         games,
         "--out",
@@ -224,16 +193,14 @@ fn the_demo_gives_exact_standings_and_readable_files() {
         (&random[7], &random[8], &random[9]),
         ("1000.0", "1000.0", "1000.0")
     );
-    let err = quads(&[
+    let err = q.run(&[
         "ratings",
         games,
         "--out",
         anchored.to_str().unwrap(),
         "--anchor",
         "nobody=0",
-    ])
-    .output()
-    .unwrap();
+    ]);
     assert_eq!(
         String::from_utf8_lossy(&err.stderr),
         "quads: the anchor `nobody` is not among the bots\n"
@@ -242,11 +209,11 @@ fn the_demo_gives_exact_standings_and_readable_files() {
 
 #[test]
 fn concurrency_does_not_change_the_results() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cfg = config(tmp.path(), "demo.toml", |t| t);
-    let (one, four) = (tmp.path().join("one"), tmp.path().join("four"));
-    tournament(&cfg, &one, &["--concurrency", "1"]);
-    tournament(&cfg, &four, &["--concurrency", "4"]);
+    let q = Quads::new();
+    let cfg = config(q.dir(), "demo.toml", |t| t);
+    let (one, four) = (q.dir().join("one"), q.dir().join("four"));
+    tournament(&q, &cfg, &one, &["--concurrency", "1"]);
+    tournament(&q, &cfg, &four, &["--concurrency", "4"]);
     assert_eq!(games_without_timing(&one), games_without_timing(&four));
     let same = [
         "standings.csv",
@@ -316,8 +283,8 @@ fn processes_with(marker: &str) -> Vec<String> {
     found
 }
 
-fn start(cfg: &Path, out: &Path) -> std::process::Child {
-    quads(&[
+fn start(q: &Quads, cfg: &Path, out: &Path) -> std::process::Child {
+    q.command(&[
         "tournament",
         cfg.to_str().unwrap(),
         "--out",
@@ -334,15 +301,15 @@ fn start(cfg: &Path, out: &Path) -> std::process::Child {
 
 #[test]
 fn a_run_killed_with_sigkill_resumes_to_the_same_results() {
-    let tmp = tempfile::tempdir().unwrap();
+    let q = Quads::new();
     let marker = format!("kill-{}", std::process::id());
-    let cfg = slow_config(tmp.path(), &marker);
-    let (whole, killed) = (tmp.path().join("whole"), tmp.path().join("killed"));
-    tournament(&cfg, &whole, &["--concurrency", "2"]);
+    let cfg = slow_config(q.dir(), &marker);
+    let (whole, killed) = (q.dir().join("whole"), q.dir().join("killed"));
+    tournament(&q, &cfg, &whole, &["--concurrency", "2"]);
     let total = games_without_timing(&whole).len();
     assert_eq!(total, 24);
 
-    let mut child = start(&cfg, &killed);
+    let mut child = start(&q, &cfg, &killed);
     wait_for_games(&killed, 5);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
@@ -366,7 +333,7 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_results() {
         std::thread::sleep(Duration::from_millis(10));
     }
 
-    tournament(&cfg, &killed, &["--concurrency", "2"]);
+    tournament(&q, &cfg, &killed, &["--concurrency", "2"]);
     assert_eq!(games_without_timing(&killed), games_without_timing(&whole));
     assert_eq!(
         std::fs::read(killed.join("standings.csv")).unwrap(),
@@ -376,11 +343,11 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_results() {
 
 #[test]
 fn ctrl_c_stops_cleanly_and_the_run_resumes() {
-    let tmp = tempfile::tempdir().unwrap();
+    let q = Quads::new();
     let marker = format!("ctrlc-{}", std::process::id());
-    let cfg = slow_config(tmp.path(), &marker);
-    let out = tmp.path().join("out");
-    let child = start(&cfg, &out);
+    let cfg = slow_config(q.dir(), &marker);
+    let out = q.dir().join("out");
+    let child = start(&q, &cfg, &out);
     wait_for_games(&out, 3);
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(child.id() as i32),
@@ -398,25 +365,17 @@ fn ctrl_c_stops_cleanly_and_the_run_resumes() {
     );
     let recorded = journal_lines(&out);
     assert!((3..24).contains(&recorded), "{recorded}");
-    tournament(&cfg, &out, &["--concurrency", "2"]);
+    tournament(&q, &cfg, &out, &["--concurrency", "2"]);
     assert_eq!(games_without_timing(&out).len(), 24);
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = quads(args).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "quads {args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
-    err.trim_end().to_owned()
 }
 
 #[test]
 fn config_errors_are_one_line_before_anything_runs() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("never");
+    let q = Quads::new();
+    let out = q.dir().join("never");
     let bad = |edit: &dyn Fn(String) -> String| {
-        let cfg = config(tmp.path(), "demo.toml", edit);
-        fails(&[
+        let cfg = config(q.dir(), "demo.toml", edit);
+        q.fails(&[
             "tournament",
             cfg.to_str().unwrap(),
             "--out",
