@@ -4,8 +4,10 @@
 mod common;
 
 use common::Quads;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::process::{Child, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -257,50 +259,145 @@ fn journal_lines(out: &Path) -> usize {
         .unwrap_or(0)
 }
 
-/// Waits (bounded) until the journal holds `n` games.
-fn wait_for_games(out: &Path, n: usize) {
-    let end = Instant::now() + Duration::from_secs(60);
-    while journal_lines(out) < n {
-        assert!(
-            Instant::now() < end,
-            "the tournament never reached {n} games"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-/// Processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> Vec<String> {
+/// Processes whose command line holds `marker`, with their ids.
+fn processes_with(marker: &str) -> Vec<(i32, String)> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
         if let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) {
             let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
             if cmd.contains(marker) {
-                found.push(cmd);
+                found.push((pid, cmd));
             }
         }
     }
     found
 }
 
-fn start(q: &Quads, cfg: &Path, out: &Path) -> std::process::Child {
-    q.command(&[
-        "tournament",
-        cfg.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-        "--concurrency",
-        "2",
-    ])
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap()
+/// A tournament running in the background. Not quiet, and with stderr not a terminal, it
+/// prints a plain line per game there, `game 7 (3/24): …`, after the game is in the journal;
+/// a thread passes those lines on as they come.
+struct Running {
+    child: Child,
+    lines: Receiver<String>,
+    /// The stderr lines taken so far.
+    stderr: String,
+}
+
+fn start(q: &Quads, cfg: &Path, out: &Path) -> Running {
+    let mut child = q
+        .command(&[
+            "tournament",
+            cfg.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--concurrency",
+            "2",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stderr.lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    Running {
+        child,
+        lines,
+        stderr: String::new(),
+    }
+}
+
+/// The games done in a plain progress line: 3 in `game 7 (3/24): …`.
+fn games_done(line: &str) -> Option<usize> {
+    let (_, rest) = line.strip_prefix("game ")?.split_once(" (")?;
+    rest.split_once('/')?.0.parse().ok()
+}
+
+impl Running {
+    /// Blocks until the progress says `n` games are done, and so are in the journal. A
+    /// tournament that takes over a minute to get there fails the test.
+    fn wait_for_games(&mut self, n: usize) {
+        let end = Instant::now() + Duration::from_secs(60);
+        loop {
+            let line = match self
+                .lines
+                .recv_timeout(end.saturating_duration_since(Instant::now()))
+            {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("the tournament never reached {n} games: {}", self.stderr)
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the tournament ended before {n} games: {}", self.stderr)
+                }
+            };
+            self.stderr.push_str(&line);
+            self.stderr.push('\n');
+            if games_done(&line).is_some_and(|done| done >= n) {
+                return;
+            }
+        }
+    }
+
+    /// Waits for the end; returns the exit status and everything printed on stderr.
+    fn wait(mut self) -> (ExitStatus, String) {
+        let status = self.child.wait().unwrap();
+        // quads is gone, so its end of the pipe is closed: the lines end.
+        for line in self.lines {
+            self.stderr.push_str(&line);
+            self.stderr.push('\n');
+        }
+        (status, self.stderr)
+    }
+}
+
+/// Waits for the processes whose command line holds `marker` to end, and fails if that takes
+/// over ten seconds. They must be children of this process: it is made their subreaper
+/// before their parent dies.
+fn wait_for_processes_with(marker: &str) {
+    let pids: Vec<i32> = processes_with(marker).iter().map(|p| p.0).collect();
+    let (tx, ended) = mpsc::channel();
+    std::thread::spawn(move || {
+        for pid in pids {
+            let pid = nix::unistd::Pid::from_raw(pid);
+            let waited = loop {
+                match nix::sys::wait::waitpid(pid, None) {
+                    Err(nix::errno::Errno::EINTR) => {}
+                    waited => break waited,
+                }
+            };
+            if let Err(e) = waited {
+                let _ = tx.send(Err(format!("cannot wait for {pid}: {e}")));
+                return;
+            }
+        }
+        let _ = tx.send(Ok(()));
+    });
+    match ended.recv_timeout(Duration::from_secs(10)) {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => panic!("{e}"),
+        Err(_) => panic!(
+            "bots outlived the killed referee: {:?}",
+            processes_with(marker)
+        ),
+    }
 }
 
 #[test]
 fn a_run_killed_with_sigkill_resumes_to_the_same_results() {
+    // The bots that the SIGKILL below orphans become this test process's children, to be
+    // waited for (so do other tests' orphans, for the rest of this test binary).
+    nix::sys::prctl::set_child_subreaper(true).unwrap();
     let q = Quads::new();
     let marker = format!("kill-{}", std::process::id());
     let cfg = slow_config(q.dir(), &marker);
@@ -309,10 +406,10 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_results() {
     let total = games_without_timing(&whole).len();
     assert_eq!(total, 24);
 
-    let mut child = start(&q, &cfg, &killed);
-    wait_for_games(&killed, 5);
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    let mut running = start(&q, &cfg, &killed);
+    running.wait_for_games(5);
+    running.child.kill().unwrap(); // SIGKILL
+    running.child.wait().unwrap();
     let recorded = journal_lines(&killed);
     assert!(
         (5..total).contains(&recorded),
@@ -323,15 +420,12 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_results() {
         "no final file from an unfinished run"
     );
     // The orphaned bots see their stdin close and exit by themselves.
-    let end = Instant::now() + Duration::from_secs(10);
-    while !processes_with(&marker).is_empty() {
-        assert!(
-            Instant::now() < end,
-            "bots outlived the killed referee: {:?}",
-            processes_with(&marker)
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_processes_with(&marker);
+    assert!(
+        processes_with(&marker).is_empty(),
+        "bots outlived the killed referee: {:?}",
+        processes_with(&marker)
+    );
 
     tournament(&q, &cfg, &killed, &["--concurrency", "2"]);
     assert_eq!(games_without_timing(&killed), games_without_timing(&whole));
@@ -347,16 +441,15 @@ fn ctrl_c_stops_cleanly_and_the_run_resumes() {
     let marker = format!("ctrlc-{}", std::process::id());
     let cfg = slow_config(q.dir(), &marker);
     let out = q.dir().join("out");
-    let child = start(&q, &cfg, &out);
-    wait_for_games(&out, 3);
+    let mut running = start(&q, &cfg, &out);
+    running.wait_for_games(3);
     nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::unistd::Pid::from_raw(running.child.id() as i32),
         nix::sys::signal::Signal::SIGINT,
     )
     .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(130));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (status, stderr) = running.wait();
+    assert_eq!(status.code(), Some(130));
     assert!(stderr.contains("quads: interrupted: "), "{stderr}");
     assert!(
         processes_with(&marker).is_empty(),
