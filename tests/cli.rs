@@ -1,54 +1,10 @@
 //! Integration tests of the `quads` binary: each runs the real executable in a temporary
 //! folder of its own and checks its exact output and exit code.
 
+mod common;
+
+use common::Quads;
 use std::path::Path;
-use std::process::{Command, Output};
-
-/// Runs `quads` with arguments, from a fresh temporary folder.
-struct Quads {
-    dir: tempfile::TempDir,
-}
-
-impl Quads {
-    fn new() -> Quads {
-        Quads {
-            dir: tempfile::tempdir().expect("temporary folder"),
-        }
-    }
-
-    fn dir(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_quads"))
-            .args(args)
-            .current_dir(self.dir())
-            .output()
-            .expect("quads runs")
-    }
-
-    /// Runs and expects success; returns stdout.
-    fn ok(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert!(
-            out.status.success(),
-            "quads {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).expect("UTF-8 output")
-    }
-
-    /// Runs and expects exit code 2 with one line on stderr; returns that line.
-    fn fails(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert_eq!(out.status.code(), Some(2), "quads {args:?}");
-        assert!(out.stdout.is_empty(), "no output on stdout for an error");
-        let err = String::from_utf8(out.stderr).expect("UTF-8 errors");
-        assert_eq!(err.lines().count(), 1, "one-line error, got {err:?}");
-        err.trim_end().to_owned()
-    }
-}
 
 #[test]
 fn perft_prints_one_line_per_depth() {
@@ -180,15 +136,7 @@ fn show_reports_the_end_of_a_game() {
 
 /// The bundled bots, named in a bots file with absolute paths so that any folder works.
 fn bots_file(q: &Quads) -> String {
-    let target = Path::new(env!("CARGO_BIN_EXE_quads"))
-        .parent()
-        .expect("target folder");
-    let bot = target.join("quads-bot");
-    assert!(
-        bot.exists(),
-        "{} is missing: build the workspace (cargo test --workspace)",
-        bot.display()
-    );
+    let bot = common::quads_bot();
     let starter = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/starter/python/bot.py");
     let text = format!(
         "[[bot]]\nname = \"random\"\ncommand = \"{b} --strategy random\"\n\n\
@@ -200,14 +148,6 @@ fn bots_file(q: &Quads) -> String {
     let path = q.dir().join("bots.toml");
     std::fs::write(&path, text).unwrap();
     path.display().to_string()
-}
-
-fn records(path: &Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 /// Replays every record's moves through the rules core and checks the recorded end and result.
@@ -273,7 +213,7 @@ fn play_seeded(
     args.extend_from_slice(extra);
     let stdout = q.ok(&args);
     assert!(stdout.contains("6 games,"), "{stdout}");
-    let records = records(&q.dir().join(out).join("games.jsonl"));
+    let records = common::games(&q.dir().join(out).join("games.jsonl"));
     assert_eq!(records.len(), 6);
     records
 }
@@ -520,9 +460,8 @@ fn broken_pipe_is_a_quiet_exit_not_a_panic() {
         &["perft", "3"][..],
         &["show", "..../..../..../.... BDQF"][..],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_quads"))
-            .args(args)
-            .current_dir(q.dir())
+        let mut child = q
+            .command(args)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()

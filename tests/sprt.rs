@@ -1,30 +1,15 @@
 //! `quads sprt` and `quads ladder` between real bots: each exit code, and a broken ladder.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::Quads;
+use std::path::PathBuf;
 
 fn bot() -> String {
-    let bot = Path::new(env!("CARGO_BIN_EXE_quads"))
-        .parent()
-        .unwrap()
-        .join("quads-bot");
-    assert!(
-        bot.exists(),
-        "{} is missing: build the workspace",
-        bot.display()
-    );
-    bot.display().to_string()
+    common::quads_bot().display().to_string()
 }
 
-fn quads(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_quads"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
-
-fn sprt(dir: &Path, a: &str, b: &str, extra: &[&str]) -> (Option<i32>, String) {
+fn sprt(q: &Quads, a: &str, b: &str, extra: &[&str]) -> (Option<i32>, String) {
     let (a, b) = (
         format!("{} --level {a}", bot()),
         format!("{} --level {b}", bot()),
@@ -46,20 +31,20 @@ fn sprt(dir: &Path, a: &str, b: &str, extra: &[&str]) -> (Option<i32>, String) {
         "--quiet",
     ];
     args.extend_from_slice(extra);
-    let out = quads(dir, &args);
+    let out = q.run(&args);
     (out.status.code(), String::from_utf8(out.stdout).unwrap())
 }
 
 #[test]
 fn sprt_exits_0_on_h1_1_on_h0_and_2_undecided() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (code, out) = sprt(tmp.path(), "2", "1", &[]);
+    let q = Quads::new();
+    let (code, out) = sprt(&q, "2", "1", &[]);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("H1 accepted: "), "{out}");
-    let (code, out) = sprt(tmp.path(), "1", "2", &[]);
+    let (code, out) = sprt(&q, "1", "2", &[]);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("H0 accepted: "), "{out}");
-    let (code, out) = sprt(tmp.path(), "2", "1", &["--max-pairs", "3"]);
+    let (code, out) = sprt(&q, "2", "1", &["--max-pairs", "3"]);
     assert_eq!(code, Some(2), "{out}");
     assert!(
         out.starts_with("undecided after 3 pairs (the limit); pairs 3 [0 0 0 0 3]"),
@@ -69,14 +54,11 @@ fn sprt_exits_0_on_h1_1_on_h0_and_2_undecided() {
 
 #[test]
 fn sprt_refuses_bad_hypotheses() {
-    let tmp = tempfile::tempdir().unwrap();
+    let q = Quads::new();
     let b = bot();
-    let out = quads(
-        tmp.path(),
-        &[
-            "sprt", "--bot", &b, "--bot", &b, "--elo0", "50", "--elo1", "0",
-        ],
-    );
+    let out = q.run(&[
+        "sprt", "--bot", &b, "--bot", &b, "--elo0", "50", "--elo1", "0",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
@@ -84,7 +66,7 @@ fn sprt_refuses_bad_hypotheses() {
     );
 }
 
-fn ladder_config(dir: &Path, levels: &[u32]) -> PathBuf {
+fn ladder_config(q: &Quads, levels: &[u32]) -> PathBuf {
     let mut text = String::from(
         "seed = 3\nout = \"ladder\"\nconcurrency = 2\nvariants = [\"classic\"]\nopenings = { random_moves = 2 }\n\
          time = { movetime = \"500ms\" }\nsprt = { elo0 = 0, elo1 = 50, max_pairs = 200 }\n",
@@ -95,16 +77,16 @@ fn ladder_config(dir: &Path, levels: &[u32]) -> PathBuf {
             bot()
         ));
     }
-    let path = dir.join("ladder.toml");
+    let path = q.dir().join("ladder.toml");
     std::fs::write(&path, text).unwrap();
     path
 }
 
 #[test]
 fn a_ladder_holds_or_names_its_broken_rung() {
-    let tmp = tempfile::tempdir().unwrap();
-    let good = ladder_config(tmp.path(), &[1, 2, 3]);
-    let out = quads(tmp.path(), &["ladder", good.to_str().unwrap(), "--quiet"]);
+    let q = Quads::new();
+    let good = ladder_config(&q, &[1, 2, 3]);
+    let out = q.run(&["ladder", good.to_str().unwrap(), "--quiet"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         out.status.code(),
@@ -118,8 +100,8 @@ fn a_ladder_holds_or_names_its_broken_rung() {
     );
     assert_eq!(stdout.matches("H1 accepted").count(), 2);
 
-    let broken = ladder_config(tmp.path(), &[1, 3, 2]);
-    let out = quads(tmp.path(), &["ladder", broken.to_str().unwrap(), "--quiet"]);
+    let broken = ladder_config(&q, &[1, 3, 2]);
+    let out = q.run(&["ladder", broken.to_str().unwrap(), "--quiet"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),

@@ -1,29 +1,21 @@
 //! `quads tournament` and `quads ratings`, run for real: the demo config, determinism across
 //! concurrency, resuming after SIGKILL, Ctrl-C, and config errors.
 
+mod common;
+
+use common::Quads;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The folder that holds the quads and quads-bot binaries of this build.
-fn bin_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_quads"))
-        .parent()
-        .expect("target folder")
-        .to_owned()
-}
-
 /// A config from `configs/NAME` with bot paths pointed at this build's binaries.
 fn config(dir: &Path, name: &str, edit: impl Fn(String) -> String) -> PathBuf {
     let text = std::fs::read_to_string(Path::new(ROOT).join("configs").join(name)).unwrap();
-    let bot = bin_dir().join("quads-bot");
-    assert!(
-        bot.exists(),
-        "{} is missing: build the workspace",
-        bot.display()
-    );
+    let bot = common::quads_bot();
     let text = text
         .replace("target/release/quads-bot", &bot.display().to_string())
         .replace(
@@ -35,23 +27,8 @@ fn config(dir: &Path, name: &str, edit: impl Fn(String) -> String) -> PathBuf {
     path
 }
 
-fn quads(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_quads"));
-    c.args(args).current_dir(ROOT);
-    c
-}
-
-fn run_ok(args: &[&str]) -> Output {
-    let out = quads(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "quads {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn tournament(config: &Path, out: &Path, extra: &[&str]) -> Output {
+/// Runs a tournament to its end, quietly; returns what it printed.
+fn tournament(q: &Quads, config: &Path, out: &Path, extra: &[&str]) -> String {
     let mut args = vec![
         "tournament",
         config.to_str().unwrap(),
@@ -60,16 +37,14 @@ fn tournament(config: &Path, out: &Path, extra: &[&str]) -> Output {
         "--quiet",
     ];
     args.extend_from_slice(extra);
-    run_ok(&args)
+    q.ok(&args)
 }
 
 /// games.jsonl with every record's `timing` removed.
 fn games_without_timing(out: &Path) -> Vec<String> {
-    std::fs::read_to_string(out.join("games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+    common::games(&out.join("games.jsonl"))
+        .into_iter()
+        .map(|mut v| {
             v.as_object_mut().unwrap().remove("timing");
             v.to_string()
         })
@@ -83,10 +58,10 @@ fn csv_rows(path: &Path) -> Vec<csv::StringRecord> {
 
 #[test]
 fn the_demo_gives_exact_standings_and_readable_files() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cfg = config(tmp.path(), "demo.toml", |t| t);
-    let out = tmp.path().join("out");
-    let printed = String::from_utf8(tournament(&cfg, &out, &[]).stdout).unwrap();
+    let q = Quads::new();
+    let cfg = config(q.dir(), "demo.toml", |t| t);
+    let out = q.dir().join("out");
+    let printed = tournament(&q, &cfg, &out, &[]);
     assert!(
         printed.starts_with("all variants (first-mover advantage"),
         "{printed}"
@@ -125,11 +100,7 @@ fn the_demo_gives_exact_standings_and_readable_files() {
     );
 
     // Every file parses, and they agree with each other.
-    let games: Vec<serde_json::Value> = std::fs::read_to_string(out.join("games.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let games = common::games(&out.join("games.jsonl"));
     assert_eq!(games.len(), 144);
     assert!(
         games.iter().enumerate().all(|(i, g)| g["game"] == i + 1),
@@ -185,9 +156,9 @@ fn the_demo_gives_exact_standings_and_readable_files() {
     }
 
     // quads ratings on the same games, with the same seed, gives the same standings.
-    let again = tmp.path().join("again");
+    let again = q.dir().join("again");
     let games_file = out.join("games.jsonl");
-    run_ok(&[
+    q.ok(&[
         "ratings",
         games_file.to_str().unwrap(),
         "--out",
@@ -205,9 +176,9 @@ fn the_demo_gives_exact_standings_and_readable_files() {
         );
     }
     // Anchored at a named bot: its rating and interval are exactly the anchor.
-    let anchored = tmp.path().join("anchored");
+    let anchored = q.dir().join("anchored");
     let games = games_file.to_str().unwrap();
-    run_ok(&[
+    q.ok(&[
         "ratings",
         games,
         "--out",
@@ -224,16 +195,14 @@ fn the_demo_gives_exact_standings_and_readable_files() {
         (&random[7], &random[8], &random[9]),
         ("1000.0", "1000.0", "1000.0")
     );
-    let err = quads(&[
+    let err = q.run(&[
         "ratings",
         games,
         "--out",
         anchored.to_str().unwrap(),
         "--anchor",
         "nobody=0",
-    ])
-    .output()
-    .unwrap();
+    ]);
     assert_eq!(
         String::from_utf8_lossy(&err.stderr),
         "quads: the anchor `nobody` is not among the bots\n"
@@ -242,11 +211,11 @@ fn the_demo_gives_exact_standings_and_readable_files() {
 
 #[test]
 fn concurrency_does_not_change_the_results() {
-    let tmp = tempfile::tempdir().unwrap();
-    let cfg = config(tmp.path(), "demo.toml", |t| t);
-    let (one, four) = (tmp.path().join("one"), tmp.path().join("four"));
-    tournament(&cfg, &one, &["--concurrency", "1"]);
-    tournament(&cfg, &four, &["--concurrency", "4"]);
+    let q = Quads::new();
+    let cfg = config(q.dir(), "demo.toml", |t| t);
+    let (one, four) = (q.dir().join("one"), q.dir().join("four"));
+    tournament(&q, &cfg, &one, &["--concurrency", "1"]);
+    tournament(&q, &cfg, &four, &["--concurrency", "4"]);
     assert_eq!(games_without_timing(&one), games_without_timing(&four));
     let same = [
         "standings.csv",
@@ -290,62 +259,157 @@ fn journal_lines(out: &Path) -> usize {
         .unwrap_or(0)
 }
 
-/// Waits (bounded) until the journal holds `n` games.
-fn wait_for_games(out: &Path, n: usize) {
-    let end = Instant::now() + Duration::from_secs(60);
-    while journal_lines(out) < n {
-        assert!(
-            Instant::now() < end,
-            "the tournament never reached {n} games"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-/// Processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> Vec<String> {
+/// Processes whose command line holds `marker`, with their ids.
+fn processes_with(marker: &str) -> Vec<(i32, String)> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
         if let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) {
             let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
             if cmd.contains(marker) {
-                found.push(cmd);
+                found.push((pid, cmd));
             }
         }
     }
     found
 }
 
-fn start(cfg: &Path, out: &Path) -> std::process::Child {
-    quads(&[
-        "tournament",
-        cfg.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-        "--concurrency",
-        "2",
-    ])
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap()
+/// A tournament running in the background. Not quiet, and with stderr not a terminal, it
+/// prints a plain line per game there, `game 7 (3/24): …`, after the game is in the journal;
+/// a thread passes those lines on as they come.
+struct Running {
+    child: Child,
+    lines: Receiver<String>,
+    /// The stderr lines taken so far.
+    stderr: String,
+}
+
+fn start(q: &Quads, cfg: &Path, out: &Path) -> Running {
+    let mut child = q
+        .command(&[
+            "tournament",
+            cfg.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--concurrency",
+            "2",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let (tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stderr.lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    Running {
+        child,
+        lines,
+        stderr: String::new(),
+    }
+}
+
+/// The games done in a plain progress line: 3 in `game 7 (3/24): …`.
+fn games_done(line: &str) -> Option<usize> {
+    let (_, rest) = line.strip_prefix("game ")?.split_once(" (")?;
+    rest.split_once('/')?.0.parse().ok()
+}
+
+impl Running {
+    /// Blocks until the progress says `n` games are done, and so are in the journal. A
+    /// tournament that takes over a minute to get there fails the test.
+    fn wait_for_games(&mut self, n: usize) {
+        let end = Instant::now() + Duration::from_secs(60);
+        loop {
+            let line = match self
+                .lines
+                .recv_timeout(end.saturating_duration_since(Instant::now()))
+            {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("the tournament never reached {n} games: {}", self.stderr)
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the tournament ended before {n} games: {}", self.stderr)
+                }
+            };
+            self.stderr.push_str(&line);
+            self.stderr.push('\n');
+            if games_done(&line).is_some_and(|done| done >= n) {
+                return;
+            }
+        }
+    }
+
+    /// Waits for the end; returns the exit status and everything printed on stderr.
+    fn wait(mut self) -> (ExitStatus, String) {
+        let status = self.child.wait().unwrap();
+        // quads is gone, so its end of the pipe is closed: the lines end.
+        for line in self.lines {
+            self.stderr.push_str(&line);
+            self.stderr.push('\n');
+        }
+        (status, self.stderr)
+    }
+}
+
+/// Waits for the processes whose command line holds `marker` to end, and fails if that takes
+/// over ten seconds. They must be children of this process: it is made their subreaper
+/// before their parent dies.
+fn wait_for_processes_with(marker: &str) {
+    let pids: Vec<i32> = processes_with(marker).iter().map(|p| p.0).collect();
+    let (tx, ended) = mpsc::channel();
+    std::thread::spawn(move || {
+        for pid in pids {
+            let pid = nix::unistd::Pid::from_raw(pid);
+            let waited = loop {
+                match nix::sys::wait::waitpid(pid, None) {
+                    Err(nix::errno::Errno::EINTR) => {}
+                    waited => break waited,
+                }
+            };
+            if let Err(e) = waited {
+                let _ = tx.send(Err(format!("cannot wait for {pid}: {e}")));
+                return;
+            }
+        }
+        let _ = tx.send(Ok(()));
+    });
+    match ended.recv_timeout(Duration::from_secs(10)) {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => panic!("{e}"),
+        Err(_) => panic!(
+            "bots outlived the killed referee: {:?}",
+            processes_with(marker)
+        ),
+    }
 }
 
 #[test]
 fn a_run_killed_with_sigkill_resumes_to_the_same_results() {
-    let tmp = tempfile::tempdir().unwrap();
+    // The bots that the SIGKILL below orphans become this test process's children, to be
+    // waited for (so do other tests' orphans, for the rest of this test binary).
+    nix::sys::prctl::set_child_subreaper(true).unwrap();
+    let q = Quads::new();
     let marker = format!("kill-{}", std::process::id());
-    let cfg = slow_config(tmp.path(), &marker);
-    let (whole, killed) = (tmp.path().join("whole"), tmp.path().join("killed"));
-    tournament(&cfg, &whole, &["--concurrency", "2"]);
+    let cfg = slow_config(q.dir(), &marker);
+    let (whole, killed) = (q.dir().join("whole"), q.dir().join("killed"));
+    tournament(&q, &cfg, &whole, &["--concurrency", "2"]);
     let total = games_without_timing(&whole).len();
     assert_eq!(total, 24);
 
-    let mut child = start(&cfg, &killed);
-    wait_for_games(&killed, 5);
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    let mut running = start(&q, &cfg, &killed);
+    running.wait_for_games(5);
+    running.child.kill().unwrap(); // SIGKILL
+    running.child.wait().unwrap();
     let recorded = journal_lines(&killed);
     assert!(
         (5..total).contains(&recorded),
@@ -356,17 +420,14 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_results() {
         "no final file from an unfinished run"
     );
     // The orphaned bots see their stdin close and exit by themselves.
-    let end = Instant::now() + Duration::from_secs(10);
-    while !processes_with(&marker).is_empty() {
-        assert!(
-            Instant::now() < end,
-            "bots outlived the killed referee: {:?}",
-            processes_with(&marker)
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_processes_with(&marker);
+    assert!(
+        processes_with(&marker).is_empty(),
+        "bots outlived the killed referee: {:?}",
+        processes_with(&marker)
+    );
 
-    tournament(&cfg, &killed, &["--concurrency", "2"]);
+    tournament(&q, &cfg, &killed, &["--concurrency", "2"]);
     assert_eq!(games_without_timing(&killed), games_without_timing(&whole));
     assert_eq!(
         std::fs::read(killed.join("standings.csv")).unwrap(),
@@ -376,20 +437,19 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_results() {
 
 #[test]
 fn ctrl_c_stops_cleanly_and_the_run_resumes() {
-    let tmp = tempfile::tempdir().unwrap();
+    let q = Quads::new();
     let marker = format!("ctrlc-{}", std::process::id());
-    let cfg = slow_config(tmp.path(), &marker);
-    let out = tmp.path().join("out");
-    let child = start(&cfg, &out);
-    wait_for_games(&out, 3);
+    let cfg = slow_config(q.dir(), &marker);
+    let out = q.dir().join("out");
+    let mut running = start(&q, &cfg, &out);
+    running.wait_for_games(3);
     nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::unistd::Pid::from_raw(running.child.id() as i32),
         nix::sys::signal::Signal::SIGINT,
     )
     .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(130));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (status, stderr) = running.wait();
+    assert_eq!(status.code(), Some(130));
     assert!(stderr.contains("quads: interrupted: "), "{stderr}");
     assert!(
         processes_with(&marker).is_empty(),
@@ -398,25 +458,17 @@ fn ctrl_c_stops_cleanly_and_the_run_resumes() {
     );
     let recorded = journal_lines(&out);
     assert!((3..24).contains(&recorded), "{recorded}");
-    tournament(&cfg, &out, &["--concurrency", "2"]);
+    tournament(&q, &cfg, &out, &["--concurrency", "2"]);
     assert_eq!(games_without_timing(&out).len(), 24);
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = quads(args).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "quads {args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
-    err.trim_end().to_owned()
 }
 
 #[test]
 fn config_errors_are_one_line_before_anything_runs() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("never");
+    let q = Quads::new();
+    let out = q.dir().join("never");
     let bad = |edit: &dyn Fn(String) -> String| {
-        let cfg = config(tmp.path(), "demo.toml", edit);
-        fails(&[
+        let cfg = config(q.dir(), "demo.toml", edit);
+        q.fails(&[
             "tournament",
             cfg.to_str().unwrap(),
             "--out",
