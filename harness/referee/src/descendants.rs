@@ -14,6 +14,21 @@
 
 use nix::unistd::Pid;
 
+/// Makes this process the reaper of its descendants' orphans (once): a bot's grandchildren
+/// are then reparented to the referee, which can find and reap them, rather than to an init
+/// that may not.
+#[cfg(target_os = "linux")]
+pub fn become_subreaper() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = nix::sys::prctl::set_child_subreaper(true);
+    });
+}
+
+/// Elsewhere orphans go to init as usual.
+#[cfg(not(target_os = "linux"))]
+pub fn become_subreaper() {}
+
 /// The environment variable that carries a bot's token to everything it starts.
 pub const TOKEN_VAR: &str = "QUADS_ARENA_BOT";
 

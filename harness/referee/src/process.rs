@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Once};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use nix::sys::signal::{kill, killpg, Signal};
@@ -137,21 +137,10 @@ impl Drop for BotProcess {
     }
 }
 
-static SUBREAPER: Once = Once::new();
-
-/// Makes this process the reaper of its descendants' orphans: a bot's grandchildren are then
-/// reparented to the referee, which reaps them, rather than to an init that may not.
-fn become_subreaper() {
-    SUBREAPER.call_once(|| {
-        // Linux only; elsewhere orphans go to init as usual.
-        let _ = nix::sys::prctl::set_child_subreaper(true);
-    });
-}
-
 impl BotProcess {
     /// Starts the bot in a new process group, with piped stdin, stdout and stderr.
     pub fn spawn(cmd: &BotCommand, log_cap: usize) -> Result<BotProcess, SpawnError> {
-        become_subreaper();
+        descendants::become_subreaper();
         let error = |source| SpawnError {
             command: cmd.display(),
             source,
