@@ -80,14 +80,21 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
     let outcome = runtime.block_on(async {
         tokio::spawn(async move {
             if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!("\nquads: stopping: abandoning the games in flight (Ctrl-C again to quit at once)");
+                eprintln!("\nquads: stopping: abandoning the games in flight");
                 let _ = cancel_tx.send(true);
-                if tokio::signal::ctrl_c().await.is_ok() {
-                    std::process::exit(130);
+                // Exiting here would leave the idle bots running: the stop is bounded (each
+                // bot gets `quit`, then SIGTERM, then SIGKILL), so a second Ctrl-C only says so.
+                while tokio::signal::ctrl_c().await.is_ok() {
+                    eprintln!(
+                        "quads: still stopping: ending every bot first, a few seconds at most"
+                    );
                 }
             }
         });
-        run(&t, &games, &journal, cancel_rx, |record, done| progress.game(record, done)).await
+        run(&t, &games, &journal, cancel_rx, |record, done| {
+            progress.game(record, done)
+        })
+        .await
     });
     progress.finish();
     let records = match outcome {
