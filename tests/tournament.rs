@@ -349,6 +349,35 @@ impl Running {
         }
     }
 
+    /// Blocks until a line of stderr starts with `start`; fails after a minute.
+    fn wait_for_line(&mut self, start: &str) {
+        let end = Instant::now() + Duration::from_secs(60);
+        loop {
+            match self
+                .lines
+                .recv_timeout(end.saturating_duration_since(Instant::now()))
+            {
+                Ok(line) => {
+                    self.stderr.push_str(&line);
+                    self.stderr.push('\n');
+                    if line.starts_with(start) {
+                        return;
+                    }
+                }
+                Err(_) => panic!("no line starting `{start}`: {}", self.stderr),
+            }
+        }
+    }
+
+    /// Sends SIGINT, as Ctrl-C does.
+    fn interrupt(&self) {
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(self.child.id() as i32),
+            nix::sys::signal::Signal::SIGINT,
+        )
+        .unwrap();
+    }
+
     /// Waits for the end; returns the exit status and everything printed on stderr.
     fn wait(mut self) -> (ExitStatus, String) {
         let status = self.child.wait().unwrap();
@@ -460,6 +489,31 @@ fn ctrl_c_stops_cleanly_and_the_run_resumes() {
     assert!((3..24).contains(&recorded), "{recorded}");
     tournament(&q, &cfg, &out, &["--concurrency", "2"]);
     assert_eq!(games_without_timing(&out).len(), 24);
+}
+
+/// A second Ctrl-C during the stop neither kills quads (it would die by the signal, with no
+/// resume note) nor leaves a bot behind. (It once called `process::exit(130)`, which skipped
+/// ending the idle bots; here the stop ends before a second signal can arrive, so this test
+/// did not catch that: the code's comment says why it must not come back.)
+#[test]
+fn a_second_ctrl_c_still_ends_every_bot_first() {
+    let q = Quads::new();
+    let marker = format!("ctrlc2-{}", std::process::id());
+    let cfg = slow_config(q.dir(), &marker);
+    let out = q.dir().join("out");
+    let mut running = start(&q, &cfg, &out);
+    running.wait_for_games(3);
+    running.interrupt();
+    running.wait_for_line("quads: stopping");
+    running.interrupt();
+    let (status, stderr) = running.wait();
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("quads: interrupted: "), "{stderr}");
+    assert!(
+        processes_with(&marker).is_empty(),
+        "bots left behind: {:?}",
+        processes_with(&marker)
+    );
 }
 
 #[test]
