@@ -1,0 +1,151 @@
+//! The starter kits (bots/starter/*): each is a real program in its language, built as its
+//! README says, played through `quads match` against the bundled random bot under every kind
+//! of rules: no game of a kit may end in its forfeit, and the same seed gives the same games.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{games, quads_bot, Quads};
+
+/// Presets, a trait subset, Quads without its 2x2 squares, and both presets with claims.
+const RULES: [&str; 6] = [
+    "quads",
+    "classic",
+    "classic,traits=color",
+    "quads,squares=off",
+    "quads,claim=announce",
+    "classic,claim=announce",
+];
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The command line that starts each kit, building the C kit first into `dir`.
+fn kit(name: &str, dir: &Path) -> String {
+    let starter = repo().join("bots/starter").join(name);
+    match name {
+        "python" => format!("python3 {}", starter.join("bot.py").display()),
+        "javascript" => format!("node {}", starter.join("bot.js").display()),
+        "c" => {
+            let binary = dir.join("c-starter");
+            let built = Command::new("cc")
+                .args(["-O2", "-Wall", "-Wextra", "-Werror", "-o"])
+                .arg(&binary)
+                .arg(starter.join("bot.c"))
+                .output()
+                .expect("cc runs");
+            assert!(
+                built.status.success(),
+                "the C kit does not build cleanly: {}",
+                String::from_utf8_lossy(&built.stderr)
+            );
+            binary.display().to_string()
+        }
+        "rust" => {
+            // A package of its own (the kit is meant to be copied out), built as its README
+            // says, into a target folder beside the project's.
+            let target = quads_bot()
+                .parent()
+                .and_then(Path::parent)
+                .expect("the target folder")
+                .join("starter-rust");
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+            let built = Command::new(cargo)
+                .args(["build", "--release", "--quiet", "--manifest-path"])
+                .arg(starter.join("Cargo.toml"))
+                .arg("--target-dir")
+                .arg(&target)
+                .output()
+                .expect("cargo runs");
+            assert!(
+                built.status.success(),
+                "the Rust kit does not build: {}",
+                String::from_utf8_lossy(&built.stderr)
+            );
+            let binary: PathBuf = target.join("release/starter");
+            binary.display().to_string()
+        }
+        _ => unreachable!("no kit {name}"),
+    }
+}
+
+/// Plays `games` games of `bot` against the random bot under `rules`, the bots kept alive
+/// across games; returns the records.
+fn play(q: &Quads, bot: &str, rules: &str, seed: &str, out: &str) -> Vec<serde_json::Value> {
+    let random = format!("{} --strategy random", quads_bot().display());
+    q.ok(&[
+        "match",
+        "--bot",
+        bot,
+        "--bot",
+        &random,
+        "--rules",
+        rules,
+        "--games",
+        "6",
+        "--seed",
+        seed,
+        "--movetime",
+        "5s",
+        "--keep-alive",
+        "--out",
+        out,
+        "--quiet",
+    ]);
+    games(&q.dir().join(out).join("games.jsonl"))
+}
+
+fn plays_every_variant_without_a_forfeit(name: &str) {
+    let q = Quads::new();
+    let bot = kit(name, q.dir());
+    for (i, rules) in RULES.iter().enumerate() {
+        let records = play(&q, &bot, rules, "7", &format!("out{i}"));
+        assert_eq!(records.len(), 6);
+        for r in &records {
+            assert_eq!(
+                r["failures"],
+                serde_json::json!([]),
+                "{name} under {rules}: {r}"
+            );
+            assert!(
+                ["normal", "draw"].contains(&r["reason"].as_str().unwrap()),
+                "{name} under {rules}: {r}"
+            );
+        }
+    }
+    // The kit seeds its choices from the game's seed: the same seed, the same games.
+    let moves = |out: &str| -> Vec<serde_json::Value> {
+        play(&q, &bot, "quads", "11", out)
+            .into_iter()
+            .map(|r| r["moves"].clone())
+            .collect()
+    };
+    assert_eq!(
+        moves("again1"),
+        moves("again2"),
+        "{name} is not deterministic"
+    );
+}
+
+#[test]
+fn the_python_kit_plays_every_variant_without_a_forfeit() {
+    plays_every_variant_without_a_forfeit("python");
+}
+
+#[test]
+fn the_c_kit_plays_every_variant_without_a_forfeit() {
+    plays_every_variant_without_a_forfeit("c");
+}
+
+#[test]
+fn the_javascript_kit_plays_every_variant_without_a_forfeit() {
+    plays_every_variant_without_a_forfeit("javascript");
+}
+
+#[test]
+fn the_rust_kit_plays_every_variant_without_a_forfeit() {
+    plays_every_variant_without_a_forfeit("rust");
+}
