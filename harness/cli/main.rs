@@ -4,6 +4,7 @@
 //! error into one line on stderr and exit code 2.
 
 mod bots_file;
+mod check_cmd;
 mod match_cmd;
 mod perft_cmd;
 mod ratings_cmd;
@@ -60,6 +61,9 @@ enum Command {
     SolveBench(solve_cmd::BenchArgs),
     /// Play games between two bot processes and record them.
     Match(match_cmd::Args),
+    /// Run one bot through scripted protocol scenarios; `ok` or `FAIL` each, with a hint and
+    /// the lines exchanged. Exit 0 when all pass, 1 when one fails.
+    Check(check_cmd::Args),
     /// Play a tournament from a config: every pairing in every variant, resumable; then write
     /// results, standings, ratings and charts.
     Tournament(tournament_cmd::Args),
@@ -97,6 +101,10 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft_cmd::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Match(args) => match_cmd::run(&args),
+        Command::Check(args) => match check_cmd::run(&args) {
+            Ok(code) => return ExitCode::from(code),
+            Err(e) => Err(e),
+        },
         Command::Solve(args) => solve_cmd::run(&args),
         Command::SolveBench(args) => solve_cmd::bench(&args),
         Command::Ratings(args) => ratings_cmd::run(&args),

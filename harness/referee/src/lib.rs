@@ -3,6 +3,7 @@
 //! with the reason recorded; only the user's own mistakes (a command that cannot start, an
 //! option the bot does not have, an unwritable output folder) stop a match.
 
+pub mod check;
 pub mod defaults;
 mod descendants;
 mod game;
