@@ -8,12 +8,14 @@ use std::path::Path;
 
 use common::{quads_bot, Quads};
 
-const SCENARIOS: [&str; 6] = [
+const SCENARIOS: [&str; 8] = [
     "handshake",
     "isready answered",
     "opening give",
     "placement and give",
     "winning placement gives nothing",
+    "second seat",
+    "a second game on one process",
     "quit ends the process",
 ];
 
@@ -67,30 +69,46 @@ fn each_scenario_fails_on_the_bot_with_its_defect() {
     let q = Quads::new();
     let fixture = fixture();
     let no_readyok = "nothing on stdout while waiting for `readyok`: did you flush?";
-    let cases: [(&str, Vec<(&str, &str)>); 5] = [
+    let piece_taken = "`A1 BDRF` is not legal here: piece BDRF is not available";
+    let opening = "`A1 BDRF` is not legal here: no piece in hand: the opening move is a give";
+    let cases: [(&str, Vec<(&str, &str)>); 7] = [
         (
             "no-readyok",
-            SCENARIOS[1..6].iter().map(|s| (*s, no_readyok)).collect(),
+            SCENARIOS[1..].iter().map(|s| (*s, no_readyok)).collect(),
         ),
         (
             "opening-place",
-            vec![(
-                "opening give",
-                "`A1 BDRF` is not legal here: no piece in hand: the opening move is a give",
-            )],
+            // The second game opens with the same give.
+            vec![
+                ("opening give", opening),
+                ("a second game on one process", opening),
+            ],
         ),
         (
             "give-own",
             vec![
-                (
-                    "placement and give",
-                    "`A1 BDRF` is not legal here: piece BDRF is not available",
-                ),
+                ("placement and give", piece_taken),
                 (
                     "winning placement gives nothing",
                     "`D1 BDQH` is not legal here: this placement ends the game: give nothing",
                 ),
+                ("second seat", piece_taken),
+                ("a second game on one process", piece_taken),
             ],
+        ),
+        (
+            "first-seat-only",
+            vec![(
+                "second seat",
+                "the bot exited with status 1 while the referee waited for `readyok`",
+            )],
+        ),
+        (
+            "one-game",
+            vec![(
+                "a second game on one process",
+                "the bot exited with status 0 while the referee waited for `readyok`",
+            )],
         ),
         (
             "give-on-win",
@@ -165,6 +183,10 @@ fn json_reports_the_same() {
         .collect();
     assert_eq!(failed, ["winning placement gives nothing"]);
     let exchange = &report["scenarios"][4]["exchange"];
+    assert_eq!(
+        report["scenarios"].as_array().unwrap().len(),
+        SCENARIOS.len()
+    );
     assert_eq!(
         exchange[0],
         serde_json::json!({"from": "referee", "line": "quads 1"})

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use quads_protocol::{FromBot, Go, NewGame, TimeControl, ToBot, VERSION};
+use quads_protocol::{FromBot, Go, NewGame, ResultWord, TimeControl, ToBot, VERSION};
 use quads_rules::{Move, Player, Position, Rules};
 use tokio::time::Instant;
 
@@ -113,11 +113,11 @@ impl Talk {
         }
     }
 
-    /// `newgame` as the first player under `rules`, then `isready`.
-    async fn new_game(&mut self, rules: Rules, movetime: u64) -> Result<(), Failed> {
+    /// `newgame` in `seat` under `rules`, then `isready`.
+    async fn new_game(&mut self, rules: Rules, seat: Player, movetime: u64) -> Result<(), Failed> {
         self.send(&ToBot::NewGame(NewGame {
             rules,
-            seat: Player::First,
+            seat,
             seed: 1,
             time: TimeControl {
                 movetime: Some(movetime),
@@ -129,17 +129,19 @@ impl Talk {
         self.ready().await
     }
 
-    /// `go` from `position`; returns the move, checked against the rules.
-    async fn go(
+    /// `go` from `position` after the opponent's `last` move; returns the move, checked
+    /// against the rules.
+    async fn go_after(
         &mut self,
         position: Position,
+        last: Option<Move>,
         rules: &Rules,
         movetime: u64,
     ) -> Result<Move, Failed> {
         self.send(&ToBot::Go(Go {
             remaining: position.remaining(),
             position,
-            last: None,
+            last,
             time: None,
             optime: None,
             movetime,
@@ -158,6 +160,18 @@ impl Talk {
             .play(mv, rules)
             .map_err(|e| format!("`{text}` is not legal here: {}", e.reason))?;
         Ok(mv)
+    }
+}
+
+impl Talk {
+    /// `go` from `position` with no last move.
+    async fn go(
+        &mut self,
+        position: Position,
+        rules: &Rules,
+        movetime: u64,
+    ) -> Result<Move, Failed> {
+        self.go_after(position, None, rules, movetime).await
     }
 }
 
@@ -229,12 +243,14 @@ pub async fn check(config: &CheckConfig) -> Result<Vec<Report>, SpawnError> {
 }
 
 /// The scenarios, in the order they run.
-pub const SCENARIOS: [&str; 6] = [
+pub const SCENARIOS: [&str; 8] = [
     "handshake",
     "isready answered",
     "opening give",
     "placement and give",
     "winning placement gives nothing",
+    "second seat",
+    "a second game on one process",
     "quit ends the process",
 ];
 
@@ -245,7 +261,7 @@ async fn scenario(name: &str, talk: &mut Talk, ms: u64) -> Result<(), Failed> {
         "handshake" => Ok(()),
         "isready answered" => talk.ready().await,
         "opening give" => {
-            talk.new_game(quads, ms).await?;
+            talk.new_game(quads, Player::First, ms).await?;
             let mv = talk.go(Position::START, &quads, ms).await?;
             match mv {
                 Move::Give(_) => Ok(()),
@@ -253,14 +269,35 @@ async fn scenario(name: &str, talk: &mut Talk, ms: u64) -> Result<(), Failed> {
             }
         }
         "placement and give" => {
-            talk.new_game(quads, ms).await?;
+            talk.new_game(quads, Player::First, ms).await?;
             let pos: Position = AFTER_THE_GIVE.parse().expect("a valid position");
             talk.go(pos, &quads, ms).await.map(|_| ())
         }
         "winning placement gives nothing" => {
-            talk.new_game(quads, ms).await?;
+            talk.new_game(quads, Player::First, ms).await?;
             let pos: Position = WIN_ON_D1.parse().expect("a valid position");
             talk.go(pos, &quads, ms).await.map(|_| ())
+        }
+        "second seat" => {
+            // The opponent made the opening give; the bot places it and gives.
+            talk.new_game(quads, Player::Second, ms).await?;
+            let pos: Position = AFTER_THE_GIVE.parse().expect("a valid position");
+            let give: Move = "BDRF".parse().expect("a valid move");
+            talk.go_after(pos, Some(give), &quads, ms).await.map(|_| ())
+        }
+        "a second game on one process" => {
+            talk.new_game(quads, Player::First, ms).await?;
+            talk.go(Position::START, &quads, ms).await?;
+            talk.send(&ToBot::GameOver {
+                result: ResultWord::Draw,
+                reason: "draw".to_owned(),
+                detail: None,
+            })
+            .await?;
+            talk.ready().await?;
+            talk.new_game(Rules::CLASSIC, Player::First, ms).await?;
+            let pos: Position = AFTER_THE_GIVE.parse().expect("a valid position");
+            talk.go(pos, &Rules::CLASSIC, ms).await.map(|_| ())
         }
         "quit ends the process" => {
             talk.ready().await?;
