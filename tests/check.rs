@@ -7,17 +7,7 @@ mod common;
 use std::path::Path;
 
 use common::{quads_bot, Quads};
-
-const SCENARIOS: [&str; 8] = [
-    "handshake",
-    "isready answered",
-    "opening give",
-    "placement and give",
-    "winning placement gives nothing",
-    "second seat",
-    "a second game on one process",
-    "quit ends the process",
-];
+use quads_referee::check::SCENARIOS;
 
 fn fixture() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))

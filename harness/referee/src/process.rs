@@ -398,8 +398,8 @@ impl BotProcess {
                 }
             }
             self.wait_exit(Duration::from_millis(5)).await;
+            // The descendants include the group's members: one scan reaps both.
             reap(&self.descendants());
-            reap_orphans(self.pgid);
             alive = self.stragglers(before);
             if (self.has_exited() && alive.is_empty()) || Instant::now() >= end {
                 return alive;
