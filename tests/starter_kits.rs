@@ -1,5 +1,5 @@
 //! The starter kits (bots/starter/*): each is a real program in its language, built as its
-//! README says, played through `quads match` against the bundled random bot under every kind
+//! README says, run through `quads check` (every scenario passes), and played through `quads match` against the bundled random bot under every kind
 //! of rules: no game of a kit may end in its forfeit, and the same seed gives the same games.
 
 mod common;
@@ -98,9 +98,22 @@ fn play(q: &Quads, bot: &str, rules: &str, seed: &str, out: &str) -> Vec<serde_j
     games(&q.dir().join(out).join("games.jsonl"))
 }
 
-fn plays_every_variant_without_a_forfeit(name: &str) {
+fn passes_the_checker_and_plays_every_variant(name: &str) {
     let q = Quads::new();
     let bot = kit(name, q.dir());
+    let mut args = vec!["check", "--movetime", "5s", "--"];
+    args.extend(bot.split(' '));
+    let out = q.run(&args);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let scenarios = quads_referee::check::scenarios(&[]).len();
+    assert_eq!(out.status.code(), Some(0), "{name}: {text}");
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .starts_with(&format!("{scenarios} of {scenarios} scenarios passed, ")),
+        "{name}: {text}"
+    );
     for (i, rules) in RULES.iter().enumerate() {
         let records = play(&q, &bot, rules, "7", &format!("out{i}"));
         assert_eq!(records.len(), 6);
@@ -131,21 +144,21 @@ fn plays_every_variant_without_a_forfeit(name: &str) {
 }
 
 #[test]
-fn the_python_kit_plays_every_variant_without_a_forfeit() {
-    plays_every_variant_without_a_forfeit("python");
+fn the_python_kit_passes_the_checker_and_plays_every_variant() {
+    passes_the_checker_and_plays_every_variant("python");
 }
 
 #[test]
-fn the_c_kit_plays_every_variant_without_a_forfeit() {
-    plays_every_variant_without_a_forfeit("c");
+fn the_c_kit_passes_the_checker_and_plays_every_variant() {
+    passes_the_checker_and_plays_every_variant("c");
 }
 
 #[test]
-fn the_javascript_kit_plays_every_variant_without_a_forfeit() {
-    plays_every_variant_without_a_forfeit("javascript");
+fn the_javascript_kit_passes_the_checker_and_plays_every_variant() {
+    passes_the_checker_and_plays_every_variant("javascript");
 }
 
 #[test]
-fn the_rust_kit_plays_every_variant_without_a_forfeit() {
-    plays_every_variant_without_a_forfeit("rust");
+fn the_rust_kit_passes_the_checker_and_plays_every_variant() {
+    passes_the_checker_and_plays_every_variant("rust");
 }

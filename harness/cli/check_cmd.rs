@@ -1,8 +1,10 @@
 //! `quads check`: one bot through the checker's scenarios; `ok` or `FAIL` per scenario, and
-//! for each failure a hint and the lines exchanged. Exit 0 when all pass, 1 when one fails.
+//! for each failure a hint and the lines exchanged; warnings below the scenario they came
+//! from. Exit 0 when all pass (warnings or not), 1 when one fails.
 
-use quads_referee::check::{check, CheckConfig, Direction, Report};
-use quads_referee::parse_duration;
+use quads_referee::check::{check, render, CheckConfig, DEFAULT_MOVETIME};
+use quads_referee::{defaults, parse_duration};
+use quads_rules::Rules;
 
 use crate::bots_file;
 
@@ -15,9 +17,16 @@ pub struct Args {
     /// The bots file for --bot.
     #[arg(long, value_name = "FILE")]
     bots_file: Option<std::path::PathBuf>,
-    /// The limit for each answer.
-    #[arg(long, default_value = "2s", value_name = "DURATION")]
+    /// Play the game scenarios under these rules (repeatable) instead of quads, classic and
+    /// quads,claim=announce; the rule-variant scenarios are then left out.
+    #[arg(long = "rules", value_name = "SPEC", value_parser = crate::perft_cmd::parse_rules)]
+    rules: Vec<Rules>,
+    /// The limit for each move.
+    #[arg(long, default_value_t = defaults::text(DEFAULT_MOVETIME), value_name = "DURATION")]
     movetime: String,
+    /// The limit for the handshake and for each `readyok`.
+    #[arg(long, default_value_t = defaults::text(defaults::HANDSHAKE), value_name = "DURATION")]
+    handshake_timeout: String,
     /// Print the reports as one JSON object.
     #[arg(long)]
     json: bool,
@@ -44,57 +53,26 @@ pub fn run(args: &Args) -> Result<u8, String> {
         },
         (None, true) => return Err("name the bot: --bot NAME, or -- CMD [ARGS...]".into()),
     };
-    let limit = parse_duration(&args.movetime).map_err(|e| e.to_string())?;
+    let config = CheckConfig {
+        command,
+        movetime: parse_duration(&args.movetime).map_err(|e| e.to_string())?,
+        handshake: parse_duration(&args.handshake_timeout).map_err(|e| e.to_string())?,
+        rules: args.rules.clone(),
+    };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     let reports = runtime
-        .block_on(check(&CheckConfig { command, limit }))
+        .block_on(check(&config))
         .map_err(|e| e.to_string())?;
     if args.json {
-        crate::outln!("{}", json(&reports));
+        crate::outln!("{}", render::json(&reports));
     } else {
-        for r in &reports {
-            print_report(r);
+        for line in reports.iter().flat_map(render::text) {
+            crate::outln!("{line}");
         }
+        crate::outln!("{}", render::summary(&reports));
     }
-    Ok(u8::from(reports.iter().any(|r| r.failure.is_some())))
-}
-
-fn print_report(r: &Report) {
-    match &r.failure {
-        None => crate::outln!("ok    {}", r.name),
-        Some(hint) => {
-            crate::outln!("FAIL  {}: {hint}", r.name);
-            for line in &r.exchange {
-                let arrow = match line.direction {
-                    Direction::Sent => "referee>",
-                    Direction::Received => "    bot<",
-                };
-                crate::outln!("      {arrow} {}", line.text);
-            }
-        }
-    }
-}
-
-fn json(reports: &[Report]) -> serde_json::Value {
-    let scenarios: Vec<serde_json::Value> = reports
-        .iter()
-        .map(|r| {
-            serde_json::json!({
-                "scenario": r.name,
-                "ok": r.failure.is_none(),
-                "hint": r.failure,
-                "exchange": r.exchange.iter().map(|l| serde_json::json!({
-                    "from": match l.direction { Direction::Sent => "referee", Direction::Received => "bot" },
-                    "line": l.text,
-                })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "ok": reports.iter().all(|r| r.failure.is_none()),
-        "scenarios": scenarios,
-    })
+    Ok(u8::from(!quads_referee::check::passed(&reports)))
 }

@@ -12,8 +12,8 @@ SQUARES = [[r * 4 + c, r * 4 + c + 1, r * 4 + c + 4, r * 4 + c + 5] for r in ran
 def bits(piece):  # "BDQF" -> a 4-bit number, one bit per trait
     return sum(LETTERS[i].index(letter) << i for i, letter in enumerate(piece))
 
-def wins(board, shapes, traits):  # does a full shape share a trait that counts?
-    for shape in shapes:
+def wins(board, shapes, traits, square):  # does a full shape through square share a trait that counts?
+    for shape in (s for s in shapes if square in s):
         a, b, c, d = (board[s] for s in shape)
         if None not in (a, b, c, d) and ~(a ^ b) & ~(a ^ c) & ~(a ^ d) & traits:
             return True
@@ -39,7 +39,7 @@ def choose(words, rules):
     square = random.choice([i for i, p in enumerate(board) if p is None])
     board[square] = bits(hand)
     name = "ABCD"[square % 4] + str(square // 4 + 1)
-    if wins(board, LINES + (SQUARES if squares else []), traits):
+    if wins(board, LINES + (SQUARES if squares else []), traits, square):
         return name + (" quarto" if settings.get("claim") == "announce" else "")
     return name if remaining == ["-"] else name + " " + random.choice(remaining)
 
