@@ -77,24 +77,38 @@ fn every_bundled_strategy_passes_every_scenario() {
     );
 }
 
+/// The scenarios that send `go`.
+fn every_scenario_with_a_move() -> Vec<&'static str> {
+    let no_move = [
+        "handshake",
+        "options take their defaults",
+        "quit ends the process",
+    ];
+    let names: Vec<String> = names()
+        .into_iter()
+        .filter(|n| !no_move.contains(&n.as_str()))
+        .collect();
+    names.into_iter().map(|n| &*n.leak()).collect()
+}
+
 /// A defect: the fixture's mode, the scenarios it fails (every one a consequence of the
 /// defect), and the hint of the scenario aimed at it.
 struct Defect {
     mode: &'static str,
-    fails: Vec<&'static str>,
+    fails: Vec<String>,
     aimed: &'static str,
     hint: &'static str,
 }
 
-fn defect(
+fn defect<S: ToString>(
     mode: &'static str,
-    fails: &[&'static str],
+    fails: &[S],
     aimed: &'static str,
     hint: &'static str,
 ) -> Defect {
     Defect {
         mode,
-        fails: fails.to_vec(),
+        fails: fails.iter().map(S::to_string).collect(),
         aimed,
         hint,
     }
@@ -204,6 +218,12 @@ fn each_scenario_fails_on_the_bot_with_its_defect() {
             ],
             "a piece that wins on every square (classic)",
             "`B1 BDQF` is not legal here: this placement ends the game: give nothing: the piece in hand wins on every empty square: the placement wins, so the move gives nothing (`move B1`)",
+        ),
+        defect(
+            "tab-info",
+            &every_scenario_with_a_move(),
+            "placement and give (quads)",
+            "`info\tthinking` is not an `info` line: it starts with the word `info` in lower case at the very start of the line, then a space",
         ),
         defect(
             "ignore-quit",
