@@ -203,6 +203,7 @@ fn duel(
         log_cap: defaults::LOG_CAP,
         anchor: None,
         sprt: None,
+        entrants: None,
     }
 }
 
@@ -261,6 +262,12 @@ pub fn ladder(args: &LadderArgs) -> Result<u8, String> {
             args.config.display()
         )
     })?;
+    if t.entrants.is_some() {
+        return Err(format!(
+            "{}: a ladder takes its rungs from [[bot]] tables, not from `entrants`",
+            args.config.display()
+        ));
+    }
     let test = Sprt {
         elo0: s.elo0,
         elo1: s.elo1,

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use quads_referee::GameRecord;
-use quads_tournament::{cores, read_config, run, schedule, Overrides, RunError, Tournament};
+use quads_referee::{parse_duration, GameRecord};
+use quads_tournament::{admit, cores, read_config, run, schedule, Overrides, RunError, Tournament};
 use tokio::sync::watch;
 
 /// Arguments of `quads tournament`.
@@ -21,6 +21,10 @@ pub struct Args {
     /// Replaces the config's game pairs per pairing.
     #[arg(long)]
     pairs: Option<u32>,
+    /// Replaces the config's limit per move (say, a 60 s competition config tried with short
+    /// moves); a clock in the config stays.
+    #[arg(long, value_name = "DURATION", value_parser = parse_movetime)]
+    movetime: Option<Duration>,
     /// No progress output; print only the final tables.
     #[arg(long, short)]
     quiet: bool,
@@ -49,6 +53,7 @@ impl RunOverrides {
             concurrency: self.concurrency,
             out: self.out.clone(),
             pairs,
+            movetime: None,
         }
     }
 }
@@ -59,9 +64,21 @@ pub enum Ended {
     Interrupted,
 }
 
+/// A limit per move: a duration above zero.
+fn parse_movetime(text: &str) -> Result<Duration, String> {
+    match parse_duration(text) {
+        Ok(d) if d.is_zero() => Err("a time limit must be more than zero".into()),
+        Ok(d) => Ok(d),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 pub fn run_cmd(args: &Args) -> Result<Ended, String> {
-    let t =
-        read_config(&args.config, &args.run.with_pairs(args.pairs)).map_err(|e| e.to_string())?;
+    let overrides = Overrides {
+        movetime: args.movetime,
+        ..args.run.with_pairs(args.pairs)
+    };
+    let mut t = read_config(&args.config, &overrides).map_err(|e| e.to_string())?;
     if t.concurrency > cores() {
         eprintln!(
             "quads: warning: concurrency {} is more than the {} cores here; bots will share cores and think slower",
@@ -69,10 +86,43 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
             cores()
         );
     }
-    let games = schedule(&t);
     std::fs::create_dir_all(&t.out)
         .map_err(|e| format!("cannot create {}: {e}", t.out.display()))?;
     let runtime = runtime(t.concurrency)?;
+    if let Some(folder) = t.entrants.clone() {
+        let quiet = args.quiet;
+        let admitted = runtime.block_on(async {
+            let admit = admit(&t, &folder, |line| {
+                if !quiet {
+                    eprintln!("{line}");
+                }
+            });
+            // Ctrl-C while building or checking drops the future, which kills the build's
+            // process group or the bot being checked.
+            tokio::select! {
+                admitted = admit => Some(admitted),
+                _ = tokio::signal::ctrl_c() => None,
+            }
+        });
+        let Some(admitted) = admitted else {
+            eprintln!("quads: interrupted while admitting the entrants; run the same command to start again");
+            return Ok(Ended::Interrupted);
+        };
+        let admitted = admitted.map_err(|e| e.to_string())?;
+        if !args.quiet {
+            eprintln!("{}", admitted.summary);
+        }
+        t.bots.extend(admitted.bots);
+        if t.bots.len() < 2 {
+            return Err(format!(
+                "{}: a tournament needs at least two bots, found {} with the admitted entrants (see {})",
+                args.config.display(),
+                t.bots.len(),
+                t.out.join("entrants.md").display()
+            ));
+        }
+    }
+    let games = schedule(&t);
     let (cancel_tx, cancel_rx) = watch::channel(false);
     let journal = t.out.join("journal.jsonl");
     let progress = Progress::new(&t, games.len(), args.quiet);

@@ -12,6 +12,7 @@
 //! openings = { random_moves = 2 }   # or { file = "configs/openings.txt" }
 //! time = { movetime = "1s", margin = "50ms" }   # and/or clock = "5m+2s"
 //! anchor = { bot = "greedy", elo = 1500 }       # optional; otherwise the mean rating is 0
+//! entrants = "examples/entrants"   # optional: a folder of entrants, see [`crate::entrants`]
 //!
 //! [[bot]]
 //! name = "greedy"
@@ -98,6 +99,7 @@ struct ConfigFile {
     log_cap: Option<usize>,
     anchor: Option<AnchorSection>,
     sprt: Option<SprtSection>,
+    entrants: Option<PathBuf>,
     #[serde(default)]
     bot: Vec<BotEntry>,
 }
@@ -188,6 +190,9 @@ pub struct Tournament {
     pub anchor: Option<(String, f64)>,
     /// SPRT settings (ladder configs).
     pub sprt: Option<SprtSettings>,
+    /// A folder of entrants, each built and checked before the first game and, if admitted,
+    /// added after the `[[bot]]` bots ([`crate::entrants`]).
+    pub entrants: Option<PathBuf>,
 }
 
 /// Command-line overrides of a config.
@@ -201,6 +206,8 @@ pub struct Overrides {
     pub out: Option<PathBuf>,
     /// Replaces `pairs`.
     pub pairs: Option<u32>,
+    /// Replaces the per-move limit of `time` (a clock, if the config has one, stays).
+    pub movetime: Option<Duration>,
 }
 
 fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ConfigError> {
@@ -209,17 +216,30 @@ fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ConfigEr
     toml::from_str(&text).map_err(|e| {
         let line = e
             .span()
-            // The line holding the span's start: one more than the line breaks before it.
-            .map(|s| {
-                1 + text.as_bytes()[..s.start.min(text.len())]
-                    .iter()
-                    .filter(|&&b| b == b'\n')
-                    .count()
-            })
-            .map(|l| format!(" (line {l})"))
+            .map(|s| format!(" (line {})", line_of(&text, s.start)))
             .unwrap_or_default();
         err(format!("{}{line}: {}", path.display(), e.message()))
     })
+}
+
+/// The line (from 1) holding byte `offset` of `text`: one more than the line breaks before it.
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
+    1 + text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}
+
+/// Bot options as the protocol sends them: strings as they are, other values as TOML writes
+/// them.
+pub(crate) fn option_texts(options: BTreeMap<String, toml::Value>) -> Vec<(String, String)> {
+    options
+        .into_iter()
+        .map(|(k, v)| match v {
+            toml::Value::String(s) => (k, s),
+            other => (k, other.to_string()),
+        })
+        .collect()
 }
 
 fn time_section(
@@ -265,14 +285,7 @@ fn bot_specs(entries: Vec<BotEntry>, path: &Path) -> Result<Vec<BotSpec>, Config
                 entry.name
             )));
         }
-        let options = entry
-            .options
-            .into_iter()
-            .map(|(k, v)| match v {
-                toml::Value::String(s) => (k, s),
-                other => (k, other.to_string()),
-            })
-            .collect();
+        let options = option_texts(entry.options);
         let time = match &entry.time {
             Some(t) => Some(
                 time_section(t, None)
@@ -308,7 +321,8 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
     let file: ConfigFile = parse_toml(path)?;
     let at = |text: String| err(format!("{}: {text}", path.display()));
     let bots = bot_specs(file.bot, path)?;
-    if bots.len() < 2 {
+    // With entrants, the count is checked once they are admitted.
+    if bots.len() < 2 && file.entrants.is_none() {
         return Err(at(format!(
             "a tournament needs at least two bots, found {}",
             bots.len()
@@ -332,7 +346,7 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
                 .iter()
                 .map(|n| index(n))
                 .collect::<Result<Vec<_>, _>>()?;
-            if chosen.is_empty() || chosen.len() == bots.len() {
+            if chosen.is_empty() || (chosen.len() == bots.len() && file.entrants.is_none()) {
                 return Err(at(
                     "a gauntlet names one or more bots, and not all of them".into()
                 ));
@@ -387,6 +401,19 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
         OpeningsSection { random_moves, .. } => Openings::Random(random_moves.unwrap_or(0)),
     };
     let time = file.time.unwrap_or_default();
+    if let Some(folder) = &file.entrants {
+        if !folder.is_dir() {
+            return Err(at(format!(
+                "the entrants folder {} does not exist (paths are relative to the folder quads runs in)",
+                folder.display()
+            )));
+        }
+    }
+    let mut event_time =
+        time_section(&time, Some(&defaults::text(defaults::MOVETIME))).map_err(|e| at(e.0))?;
+    if let Some(movetime) = overrides.movetime {
+        event_time.movetime = Some(movetime.as_millis().try_into().unwrap_or(u64::MAX).max(1));
+    }
     let pairs = overrides.pairs.or(file.pairs).unwrap_or(1);
     let concurrency = overrides
         .concurrency
@@ -414,8 +441,7 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
         variants,
         keep_alive: file.keep_alive.unwrap_or(true),
         openings,
-        time: time_section(&time, Some(&defaults::text(defaults::MOVETIME)))
-            .map_err(|e| at(e.0))?,
+        time: event_time,
         margin: duration_or(time.margin.as_deref(), defaults::MARGIN)
             .map_err(|e| at(e.to_string()))?,
         handshake_timeout: duration_or(file.handshake_timeout.as_deref(), defaults::HANDSHAKE)
@@ -423,6 +449,7 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
         log_cap: file.log_cap.unwrap_or(defaults::LOG_CAP),
         anchor,
         sprt,
+        entrants: file.entrants,
         bots,
     })
 }

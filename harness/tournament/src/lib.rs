@@ -2,10 +2,14 @@
 //! and the seed alone; the runner plays it concurrently, appending each game to a journal so
 //! that a stopped run resumes and ends with the same results as one that was never stopped.
 
+mod admission;
 pub mod config;
+pub mod entrants;
+mod entrants_report;
 mod run;
 mod schedule;
 
+pub use admission::{admit, Admission, EntrantsError};
 pub use config::{
     check_sprt, command, cores, read_bots_file, read_config, ConfigError, Format, Openings,
     Overrides, SprtSettings, Tournament,

@@ -169,6 +169,7 @@ mod tests {
             log_cap: 1,
             anchor: None,
             sprt: None,
+            entrants: None,
         }
     }
 

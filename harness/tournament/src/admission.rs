@@ -1,0 +1,316 @@
+//! Before the first game: each entrant is built (its `build` command, once, with a time limit)
+//! and run through `quads check` under the event's variants; those that pass are admitted.
+//! The verdicts go into `OUT/entrants.md` and `OUT/entrants.json`.
+//!
+//! On a resumed run (`OUT/entrants.json` exists) nothing is checked again: the admitted list
+//! is read back, so that the schedule stays the same, and only the admitted entrants' builds
+//! run again (their binaries may be gone).
+
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+use quads_referee::check::{check, render, CheckConfig, Report, DEFAULT_MOVETIME};
+use quads_referee::{defaults, BotSpec};
+
+use crate::config::Tournament;
+use crate::entrants::{read_entrants, Entrant, Listed};
+use crate::entrants_report::{self, Verdict};
+
+/// A problem that stops the event: the folder cannot be read, a report cannot be written, or
+/// a resumed run cannot admit again what the first run admitted.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct EntrantsError(pub String);
+
+/// The entrants admitted, in the order of their folders, and a one-line summary.
+#[derive(Debug)]
+pub struct Admission {
+    /// The admitted entrants' bots, to add after the `[[bot]]` bots.
+    pub bots: Vec<BotSpec>,
+    /// `entrants: 4 admitted, 1 left out (eve: FAIL …)`.
+    pub summary: String,
+}
+
+/// The lines of a failed build's log quoted in `entrants.md`.
+const LOG_TAIL: usize = 20;
+/// The lines of a failed build's log quoted in its one-line reason.
+const REASON_TAIL: usize = 3;
+
+/// Builds and checks the entrants of `folder` (or, when `OUT/entrants.json` exists, builds
+/// the ones it admitted), writes the reports, and says which are admitted. `progress` gets a
+/// line as each build and check starts.
+pub async fn admit(
+    t: &Tournament,
+    folder: &Path,
+    mut progress: impl FnMut(&str),
+) -> Result<Admission, EntrantsError> {
+    let taken: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
+    let listed = read_entrants(folder, &taken).map_err(|e| EntrantsError(e.to_string()))?;
+    let logs = t.out.join("entrants");
+    std::fs::create_dir_all(&logs)
+        .map_err(|e| EntrantsError(format!("cannot create {}: {e}", logs.display())))?;
+    let json = t.out.join("entrants.json");
+    if json.exists() {
+        return resume(t, &json, listed, &mut progress).await;
+    }
+    let mut verdicts = Vec::new();
+    let mut bots = Vec::new();
+    for item in listed {
+        let entrant = match item {
+            Listed::Rejected(about, reason) => {
+                verdicts.push(Verdict::left_out(about, reason));
+                continue;
+            }
+            Listed::Entrant(e) => e,
+        };
+        let mut verdict = Verdict::left_out(entrant.about.clone(), String::new());
+        if let Some(command) = &entrant.build {
+            progress(&format!("entrants: building {}", entrant.about.name));
+            let log = build_log(&t.out, &entrant.about.name);
+            verdict.build_log = Some(log.clone());
+            if let Err(failed) = build(command, &entrant, &log).await {
+                verdict.reason = failed.reason;
+                verdict.build_tail = failed.tail;
+                verdicts.push(verdict);
+                continue;
+            }
+        }
+        progress(&format!("entrants: checking {}", entrant.about.name));
+        match check(&check_config(t, &entrant)).await {
+            Err(e) => verdict.reason = e.to_string(),
+            Ok(reports) => {
+                verdict.admitted = quads_referee::check::passed(&reports);
+                verdict.reason = if verdict.admitted {
+                    render::summary(&reports)
+                } else {
+                    failure(&reports)
+                };
+                verdict.reports = Some(reports);
+            }
+        }
+        if verdict.admitted {
+            bots.push(entrant.bot);
+        }
+        verdicts.push(verdict);
+    }
+    entrants_report::write(t, folder, &verdicts)?;
+    Ok(Admission {
+        bots,
+        summary: summary(
+            verdicts
+                .iter()
+                .map(|v| (v.about.name.as_str(), v.admitted, v.reason.as_str())),
+        ),
+    })
+}
+
+/// A resumed run: the entrants `entrants.json` admitted, built again, nothing checked.
+async fn resume(
+    t: &Tournament,
+    json: &Path,
+    listed: Vec<Listed>,
+    progress: &mut impl FnMut(&str),
+) -> Result<Admission, EntrantsError> {
+    let saved = entrants_report::read(json)?;
+    let afresh = format!("remove {} to start afresh", t.out.display());
+    let mut bots = Vec::new();
+    for s in saved.iter().filter(|s| s.admitted) {
+        let found = listed
+            .iter()
+            .find(|l| l.about().name == s.name && l.about().folder == s.folder);
+        let entrant = match found {
+            Some(Listed::Entrant(e)) => e,
+            Some(Listed::Rejected(_, why)) => {
+                return Err(EntrantsError(format!(
+                    "{} admitted `{}`, whose manifest is no longer usable ({why}); {afresh}",
+                    json.display(),
+                    s.name
+                )))
+            }
+            None => {
+                return Err(EntrantsError(format!(
+                    "{} admitted `{}` from {}, which is gone; {afresh}",
+                    json.display(),
+                    s.name,
+                    s.folder.display()
+                )))
+            }
+        };
+        if let Some(command) = &entrant.build {
+            progress(&format!("entrants: building {}", s.name));
+            let log = build_log(&t.out, &s.name);
+            if let Err(failed) = build(command, entrant, &log).await {
+                return Err(EntrantsError(format!(
+                    "`{}` was admitted, but now its {}; {afresh}",
+                    s.name, failed.reason
+                )));
+            }
+        }
+        bots.push(entrant.bot.clone());
+    }
+    let line = summary(
+        saved
+            .iter()
+            .map(|s| (s.name.as_str(), s.admitted, s.reason.as_str())),
+    );
+    Ok(Admission {
+        bots,
+        summary: format!(
+            "{line}; as {} says (a resumed run checks nothing again)",
+            json.display()
+        ),
+    })
+}
+
+/// What `quads check` runs an entrant with: the event's variants and handshake limit, and
+/// the checker's own limit per answer unless the event's is shorter.
+fn check_config(t: &Tournament, entrant: &Entrant) -> CheckConfig {
+    CheckConfig {
+        command: entrant.bot.command.clone(),
+        movetime: check_movetime(t),
+        handshake: t.handshake_timeout,
+        rules: t.variants.clone(),
+    }
+}
+
+/// The checker's limit per answer ([`DEFAULT_MOVETIME`]), or the event's when it is shorter.
+pub(crate) fn check_movetime(t: &Tournament) -> Duration {
+    t.time
+        .movetime
+        .map(Duration::from_millis)
+        .map_or(DEFAULT_MOVETIME, |m| m.min(DEFAULT_MOVETIME))
+}
+
+/// The reason an entrant that failed the check is left out: its first failing scenario.
+fn failure(reports: &[Report]) -> String {
+    let failing: Vec<&Report> = reports.iter().filter(|r| r.failure.is_some()).collect();
+    let Some(first) = failing.first() else {
+        return String::new();
+    };
+    let hint = first.failure.as_deref().unwrap_or_default();
+    let hint = hint.split_whitespace().collect::<Vec<_>>().join(" ");
+    let more = match failing.len() {
+        1 => String::new(),
+        2 => " (and 1 more failing scenario)".to_owned(),
+        n => format!(" (and {} more failing scenarios)", n - 1),
+    };
+    format!("FAIL {}: {hint}{more}", first.name)
+}
+
+/// `entrants: 4 admitted, 1 left out (eve: reason)`.
+fn summary<'a>(verdicts: impl Iterator<Item = (&'a str, bool, &'a str)>) -> String {
+    let (mut admitted, mut out) = (0, Vec::new());
+    for (name, ok, reason) in verdicts {
+        if ok {
+            admitted += 1;
+        } else {
+            out.push(format!("{name}: {reason}"));
+        }
+    }
+    match out.len() {
+        0 => format!("entrants: {admitted} admitted, none left out"),
+        n => format!(
+            "entrants: {admitted} admitted, {n} left out ({})",
+            out.join("; ")
+        ),
+    }
+}
+
+/// Why a build failed: one line, and the log's last lines for the report.
+struct BuildFailure {
+    reason: String,
+    tail: Option<String>,
+}
+
+/// Kills a build's process group when dropped: after the build, on its timeout, and when the
+/// event is abandoned (Ctrl-C) while it runs.
+struct Group(Pid);
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        let _ = killpg(self.0, Signal::SIGKILL);
+    }
+}
+
+/// Runs an entrant's build with `sh -c` in its folder, in a process group of its own, its
+/// stdout and stderr into `log`.
+async fn build(command: &str, entrant: &Entrant, log: &Path) -> Result<(), BuildFailure> {
+    let fail = |reason: String| BuildFailure { reason, tail: None };
+    let file = std::fs::File::create(log)
+        .map_err(|e| fail(format!("cannot create {}: {e}", log.display())))?;
+    let copy = file
+        .try_clone()
+        .map_err(|e| fail(format!("cannot write {}: {e}", log.display())))?;
+    let mut child = tokio::process::Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(&entrant.about.folder)
+        .stdin(Stdio::null())
+        .stdout(file)
+        .stderr(copy)
+        .process_group(0)
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| fail(format!("build cannot start: {e}")))?;
+    let Some(pid) = child.id() else {
+        return Err(fail("build ended before it started".into()));
+    };
+    let _group = Group(Pid::from_raw(pid as i32));
+    let limit = entrant.build_timeout;
+    let status = match tokio::time::timeout(limit, child.wait()).await {
+        Ok(Ok(status)) => status,
+        Ok(Err(e)) => return Err(fail(format!("build: cannot wait for it: {e}"))),
+        Err(_) => {
+            drop(_group);
+            let _ = child.wait().await;
+            return Err(BuildFailure {
+                reason: format!("build took more than {}", defaults::text(limit)),
+                tail: Some(tail(log, LOG_TAIL)),
+            });
+        }
+    };
+    if status.success() {
+        return Ok(());
+    }
+    let quoted = tail(log, REASON_TAIL);
+    let quoted = if quoted.is_empty() {
+        format!("{} is empty", log.display())
+    } else {
+        let line = quoted.lines().collect::<Vec<_>>().join(" / ");
+        format!("last lines of {}: {line}", log.display())
+    };
+    Err(BuildFailure {
+        reason: format!("build failed: {} ({quoted})", exit(status)),
+        tail: Some(tail(log, LOG_TAIL)),
+    })
+}
+
+/// `exit status 3`, `killed by signal 9`.
+fn exit(status: ExitStatus) -> String {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit status {code}"),
+        (None, Some(signal)) => format!("killed by signal {signal}"),
+        _ => "ended".to_owned(),
+    }
+}
+
+/// The last `n` non-blank lines of a log, each cut at 200 characters.
+fn tail(log: &Path, n: usize) -> String {
+    let bytes = std::fs::read(log).unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.trim_end().chars().take(200).collect())
+        .collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// Where an entrant's build writes its output.
+fn build_log(out: &Path, name: &str) -> PathBuf {
+    out.join("entrants").join(format!("{name}.build.log"))
+}

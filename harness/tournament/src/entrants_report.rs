@@ -1,0 +1,201 @@
+//! The entrants' verdicts as `OUT/entrants.md` (for people: a table, then why each entrant
+//! left out was, then the warnings of the admitted) and `OUT/entrants.json` (for programs, and
+//! for a resumed run, which reads the admitted list back from it).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use quads_referee::check::{render, Report};
+use quads_referee::defaults;
+
+use crate::admission::EntrantsError;
+use crate::config::Tournament;
+use crate::entrants::About;
+
+/// What became of one entrant.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    /// Name, author, language, folder.
+    pub about: About,
+    /// Whether it plays.
+    pub admitted: bool,
+    /// One line: the check's summary when admitted, otherwise why not.
+    pub reason: String,
+    /// Its build's log, when it has a build.
+    pub build_log: Option<PathBuf>,
+    /// The last lines of a failed build's log.
+    pub build_tail: Option<String>,
+    /// The check's reports, when it was checked.
+    pub reports: Option<Vec<Report>>,
+}
+
+impl Verdict {
+    /// An entrant left out for `reason`, before anything ran.
+    pub fn left_out(about: About, reason: String) -> Verdict {
+        Verdict {
+            about,
+            admitted: false,
+            reason,
+            build_log: None,
+            build_tail: None,
+            reports: None,
+        }
+    }
+}
+
+/// One entrant as `entrants.json` recorded it.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub struct Saved {
+    /// Its name.
+    pub name: String,
+    /// Its folder.
+    pub folder: PathBuf,
+    /// Whether it was admitted.
+    pub admitted: bool,
+    /// Why (or the check's summary).
+    pub reason: String,
+}
+
+#[derive(serde::Deserialize)]
+struct SavedFile {
+    entrants: Vec<Saved>,
+}
+
+/// Reads the verdicts of an earlier run.
+pub fn read(path: &Path) -> Result<Vec<Saved>, EntrantsError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| EntrantsError(format!("cannot read {}: {e}", path.display())))?;
+    serde_json::from_str::<SavedFile>(&text)
+        .map(|f| f.entrants)
+        .map_err(|e| EntrantsError(format!("{}: {e}", path.display())))
+}
+
+/// Writes `entrants.md` and `entrants.json` into the output folder.
+pub fn write(t: &Tournament, folder: &Path, verdicts: &[Verdict]) -> Result<(), EntrantsError> {
+    let save = |name: &str, text: String| {
+        let path = t.out.join(name);
+        std::fs::write(&path, text)
+            .map_err(|e| EntrantsError(format!("cannot write {}: {e}", path.display())))
+    };
+    save("entrants.md", markdown(t, folder, verdicts))?;
+    save("entrants.json", json(folder, verdicts))
+}
+
+/// `entrants.json`: the folder, and per entrant its name, author, language, folder, whether
+/// it is admitted and why, its build log and the check's reports (`quads check --json`).
+fn json(folder: &Path, verdicts: &[Verdict]) -> String {
+    let entrants: Vec<serde_json::Value> = verdicts
+        .iter()
+        .map(|v| {
+            serde_json::json!({
+                "name": v.about.name,
+                "author": v.about.author,
+                "language": v.about.language,
+                "folder": v.about.folder,
+                "admitted": v.admitted,
+                "reason": v.reason,
+                "build_log": v.build_log,
+                "check": v.reports.as_deref().map(render::json),
+            })
+        })
+        .collect();
+    let all = serde_json::json!({ "folder": folder, "entrants": entrants });
+    serde_json::to_string_pretty(&all).unwrap_or_default() + "\n"
+}
+
+/// A table cell: one line, with `|` escaped.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// `entrants.md`.
+fn markdown(t: &Tournament, folder: &Path, verdicts: &[Verdict]) -> String {
+    let admitted = verdicts.iter().filter(|v| v.admitted).count();
+    let variants: Vec<String> = t.variants.iter().map(ToString::to_string).collect();
+    let movetime = crate::admission::check_movetime(t);
+    let mut md = String::new();
+    let _ = writeln!(md, "# Entrants of {}\n", t.name);
+    let _ = writeln!(
+        md,
+        "{} entrants in `{}`: {admitted} admitted, {} left out. Each was built, then run through \
+         `quads check` under {} ({} per answer, {} for the handshake).\n",
+        verdicts.len(),
+        folder.display(),
+        verdicts.len() - admitted,
+        variants.join(", "),
+        defaults::text(movetime),
+        defaults::text(t.handshake_timeout),
+    );
+    md.push_str("| name | author | language | status | reason |\n|---|---|---|---|---|\n");
+    for v in verdicts {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} |",
+            cell(&v.about.name),
+            cell(&v.about.author),
+            cell(&v.about.language),
+            if v.admitted { "admitted" } else { "left out" },
+            cell(&v.reason)
+        );
+    }
+    let left_out: Vec<&Verdict> = verdicts.iter().filter(|v| !v.admitted).collect();
+    if !left_out.is_empty() {
+        md.push_str("\n## Left out\n");
+        for v in left_out {
+            let _ = writeln!(
+                md,
+                "\n### {} ({})\n",
+                v.about.name,
+                v.about.folder.display()
+            );
+            let _ = writeln!(md, "{}", v.reason);
+            if let Some(reports) = &v.reports {
+                let lines: Vec<String> = reports
+                    .iter()
+                    .filter(|r| r.failure.is_some())
+                    .flat_map(render::text)
+                    .collect();
+                fenced(&mut md, &lines);
+            } else if let (Some(log), Some(tail)) = (&v.build_log, &v.build_tail) {
+                let _ = writeln!(md, "\nThe end of `{}`:", log.display());
+                let lines: Vec<String> = tail.lines().map(str::to_owned).collect();
+                fenced(&mut md, &lines);
+            }
+        }
+    }
+    let warned: Vec<(&Verdict, Vec<String>)> = verdicts
+        .iter()
+        .filter(|v| v.admitted)
+        .filter_map(|v| {
+            let lines: Vec<String> = v
+                .reports
+                .iter()
+                .flatten()
+                .filter(|r| !r.warnings.is_empty())
+                .flat_map(render::text)
+                .collect();
+            (!lines.is_empty()).then_some((v, lines))
+        })
+        .collect();
+    if !warned.is_empty() {
+        md.push_str("\n## Warnings of admitted entrants\n");
+        for (v, lines) in warned {
+            let _ = writeln!(md, "\n### {}", v.about.name);
+            fenced(&mut md, &lines);
+        }
+    }
+    md
+}
+
+/// Lines in a fenced block, with a blank line before it.
+fn fenced(md: &mut String, lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
+    md.push_str("\n```text\n");
+    for line in lines {
+        md.push_str(line);
+        md.push('\n');
+    }
+    md.push_str("```\n");
+}
