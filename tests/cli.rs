@@ -319,7 +319,7 @@ fn match_reports_bad_bots_and_arguments_in_one_line() {
     assert_eq!(
         err,
         "quads: bad.toml (line 3): unknown field `comand`, expected one of `name`, `command`, \
-         `shell`, `dir`, `options`, `time`"
+         `shell`, `dir`, `options`, `time`, `sandbox`"
     );
 }
 
@@ -511,5 +511,70 @@ fn match_names_a_command_line_bot_by_its_id() {
     assert!(
         games.clone().count() == 2 && games.clone().all(|l| !l.contains("python3")),
         "{out}"
+    );
+}
+
+#[test]
+fn sandbox_names_each_protection_and_a_match_records_the_walls() {
+    let q = Quads::new();
+    let report = q.ok(&["sandbox"]);
+    let lines: Vec<(&str, &str)> = report
+        .lines()
+        .map(|l| {
+            let mut w = l.split_whitespace();
+            (w.next().unwrap(), w.next().unwrap())
+        })
+        .collect();
+    // This machine (and CI's) gives every protection; a machine that does not fails here.
+    assert_eq!(
+        lines,
+        [
+            ("on", "processes"),
+            ("on", "network"),
+            ("on", "memory"),
+            ("on", "cpu"),
+            ("on", "file_size"),
+            ("on", "filesystem"),
+            ("on", "tcp"),
+            ("on", "isolation"),
+            ("on", "no_new_privs"),
+        ],
+        "{report}"
+    );
+    let bots = bots_file(&q);
+    let walls = |spec: &str| {
+        q.ok(&[
+            "match",
+            "--bots-file",
+            &bots,
+            "--bot",
+            "greedy",
+            "--bot",
+            "random",
+            "--games",
+            "2",
+            "--movetime",
+            "1s",
+            "--quiet",
+            "--sandbox",
+            spec,
+            "--out",
+            "m",
+        ]);
+        std::fs::read_to_string(q.dir().join("m/sandbox.txt")).unwrap()
+    };
+    let header =
+        "# The walls each bot ran inside (docs/sandbox.md); `quads sandbox` says why any is off.\n";
+    assert_eq!(
+        walls("processes=128,network=on"),
+        format!(
+            "{header}greedy: memory=1GiB,processes=128,cpu=600s,file_size=64MiB,network=on,filesystem=on,isolation=on\n\
+             random: memory=1GiB,processes=128,cpu=600s,file_size=64MiB,network=on,filesystem=on,isolation=on\n"
+        )
+    );
+    assert_eq!(walls("off"), format!("{header}greedy: off\nrandom: off\n"));
+    assert_eq!(
+        q.fails(&["match", "--bot", "greedy", "--bot", "random", "--sandbox", "memory=lots"]),
+        "quads: invalid value 'memory=lots' for '--sandbox <SPEC>': bad sandbox spec `memory=lots`: memory takes a size (1GiB, 512MiB, a number of bytes) or off"
     );
 }

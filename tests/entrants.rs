@@ -276,16 +276,19 @@ fn only_entrants_that_build_and_pass_the_check_play_and_a_second_run_resumes() {
 
     // Run again: it resumes. Nothing is checked again, the admitted entrant is built again,
     // and every file is as it was.
-    let before: Vec<Vec<u8>> = [
-        "entrants.json",
-        "entrants.md",
-        "games.jsonl",
-        "results.csv",
-        "standings.csv",
-    ]
-    .iter()
-    .map(|f| std::fs::read(out.join(f)).unwrap())
-    .collect();
+    let files = || -> Vec<Vec<u8>> {
+        [
+            "entrants.json",
+            "entrants.md",
+            "games.jsonl",
+            "results.csv",
+            "standings.csv",
+        ]
+        .iter()
+        .map(|f| std::fs::read(out.join(f)).unwrap())
+        .collect()
+    };
+    let before = files();
     let again = q.run(&args);
     assert_eq!(
         again.status.code(),
@@ -302,16 +305,7 @@ fn only_entrants_that_build_and_pass_the_check_play_and_a_second_run_resumes() {
         ]
     );
     assert_eq!(std::fs::read_to_string(&builds).unwrap(), "built\nbuilt\n");
-    let after: Vec<Vec<u8>> = [
-        "entrants.json",
-        "entrants.md",
-        "games.jsonl",
-        "results.csv",
-        "standings.csv",
-    ]
-    .iter()
-    .map(|f| std::fs::read(out.join(f)).unwrap())
-    .collect();
+    let after = files();
     assert!(before == after, "a resumed run changed the files");
 }
 

@@ -390,11 +390,20 @@ impl Running {
     }
 }
 
-/// Waits for the processes whose command line holds `marker` to end, and fails if that takes
-/// over ten seconds. They must be children of this process: it is made their subreaper
-/// before their parent dies.
+/// Waits for this process's children whose command line holds `marker` to end, and fails if
+/// that takes over ten seconds. This process is made their subreaper before their parent dies.
+/// (A sandboxed bot of a root referee runs under a launcher that waits for it: the launcher
+/// is the child, and ends after the bot.)
 fn wait_for_processes_with(marker: &str) {
-    let pids: Vec<i32> = processes_with(marker).iter().map(|p| p.0).collect();
+    let me = format!("PPid:\t{}", std::process::id());
+    let pids: Vec<i32> = processes_with(marker)
+        .iter()
+        .map(|p| p.0)
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/status"))
+                .is_ok_and(|s| s.lines().any(|l| l == me))
+        })
+        .collect();
     let (tx, ended) = mpsc::channel();
     std::thread::spawn(move || {
         for pid in pids {
@@ -530,7 +539,7 @@ fn config_errors_are_one_line_before_anything_runs() {
         ])
     };
     let err = bad(&|t| t.replace("pairs = 4", "pairs = 4\nrounds = 2"));
-    assert!(err.ends_with("demo.toml (line 9): unknown field `rounds`, expected one of `name`, `seed`, `out`, `concurrency`, `format`, `gauntlet`, `pairs`, `variants`, `keep_alive`, `openings`, `time`, `handshake_timeout`, `log_cap`, `anchor`, `sprt`, `entrants`, `bot`"), "{err}");
+    assert!(err.ends_with("demo.toml (line 9): unknown field `rounds`, expected one of `name`, `seed`, `out`, `concurrency`, `format`, `gauntlet`, `pairs`, `variants`, `keep_alive`, `openings`, `time`, `handshake_timeout`, `log_cap`, `anchor`, `sprt`, `entrants`, `sandbox`, `bot`"), "{err}");
     let err = bad(&|t| {
         t.replace(
             "format = \"round-robin\"",

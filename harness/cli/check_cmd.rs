@@ -30,6 +30,8 @@ pub struct Args {
     /// Print the reports as one JSON object.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    sandbox: crate::sandbox_cmd::Flag,
     /// The bot's command and its arguments, after `--`.
     #[arg(last = true, value_name = "CMD")]
     command: Vec<String>,
@@ -37,7 +39,7 @@ pub struct Args {
 
 /// Runs the check; returns the exit code (0 all passed, 1 one failed).
 pub fn run(args: &Args) -> Result<u8, String> {
-    let command = match (&args.bot, args.command.is_empty()) {
+    let mut command = match (&args.bot, args.command.is_empty()) {
         (Some(name), _) => {
             let [bot, _] = bots_file::two_bots(
                 &[name.clone(), name.clone()],
@@ -46,13 +48,10 @@ pub fn run(args: &Args) -> Result<u8, String> {
             )?;
             bot.command
         }
-        (None, false) => quads_referee::BotCommand {
-            argv: args.command.clone(),
-            shell: false,
-            dir: None,
-        },
+        (None, false) => quads_referee::BotCommand::new(args.command.clone()),
         (None, true) => return Err("name the bot: --bot NAME, or -- CMD [ARGS...]".into()),
     };
+    args.sandbox.apply([&mut command])?;
     let config = CheckConfig {
         command,
         movetime: parse_duration(&args.movetime).map_err(|e| e.to_string())?,

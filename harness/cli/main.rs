@@ -8,6 +8,7 @@ mod check_cmd;
 mod match_cmd;
 mod perft_cmd;
 mod ratings_cmd;
+mod sandbox_cmd;
 mod show;
 mod solve_cmd;
 mod sprt_cmd;
@@ -75,6 +76,9 @@ enum Command {
     /// An SPRT for each bot of a ladder config against the one below it; exits non-zero naming
     /// the first rung that fails.
     Ladder(sprt_cmd::LadderArgs),
+    /// Which of the protections around each bot (limits, file system, network, other
+    /// processes) this machine enforces, and why any is off.
+    Sandbox(sandbox_cmd::Args),
     /// Print a position as a board diagram with the piece in hand, the remaining pieces and
     /// the game's status.
     Show(show::Args),
@@ -100,6 +104,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft_cmd::run(&args),
         Command::Show(args) => show::run(&args),
+        Command::Sandbox(args) => sandbox_cmd::run(&args),
         Command::Match(args) => match_cmd::run(&args),
         Command::Check(args) => match check_cmd::run(&args) {
             Ok(code) => return ExitCode::from(code),

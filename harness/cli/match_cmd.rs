@@ -55,10 +55,14 @@ pub struct Args {
     /// Print only the summary.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    sandbox: crate::sandbox_cmd::Flag,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
-    let bots = bots_file::two_bots(&args.bots, args.bots_file.as_deref(), args.shell)?;
+    let mut bots = bots_file::two_bots(&args.bots, args.bots_file.as_deref(), args.shell)?;
+    args.sandbox
+        .apply(bots.iter_mut().map(|b| &mut b.command))?;
     let default_movetime = defaults::text(defaults::MOVETIME);
     let movetime = match (&args.movetime, &args.clock) {
         (None, None) => Some(default_movetime.as_str()),
@@ -124,6 +128,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         }
     }));
     let scores = scores.map_err(|e| e.to_string())?;
+    crate::sandbox_cmd::record(&config.out, &config.bots)?;
     let elapsed = started.elapsed();
     for (name, s) in distinct(&shown, &config.bots).iter().zip(scores) {
         crate::outln!(

@@ -204,6 +204,7 @@ fn duel(
         anchor: None,
         sprt: None,
         entrants: None,
+        sandbox: quads_referee::sandbox::SandboxSpec::default(),
     }
 }
 

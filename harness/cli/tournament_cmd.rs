@@ -79,6 +79,11 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
         ..args.run.with_pairs(args.pairs)
     };
     let mut t = read_config(&args.config, &overrides).map_err(|e| e.to_string())?;
+    let mut walls: Vec<_> = t.bots.iter().map(|b| b.command.sandbox.clone()).collect();
+    if t.entrants.is_some() {
+        walls.push(t.sandbox.clone());
+    }
+    crate::sandbox_cmd::warn(&walls)?;
     if t.concurrency > cores() {
         eprintln!(
             "quads: warning: concurrency {} is more than the {} cores here; bots will share cores and think slower",
@@ -122,6 +127,7 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
             ));
         }
     }
+    crate::sandbox_cmd::record(&t.out, &t.bots)?;
     let games = schedule(&t);
     let (cancel_tx, cancel_rx) = watch::channel(false);
     let journal = t.out.join("journal.jsonl");

@@ -9,6 +9,7 @@ mod descendants;
 mod game;
 mod matchrun;
 mod process;
+pub mod sandbox;
 mod time_control;
 
 pub use descendants::TOKEN_VAR;

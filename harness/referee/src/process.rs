@@ -22,6 +22,7 @@ use tokio::sync::mpsc;
 use tokio::time::{sleep, sleep_until, timeout, Instant};
 
 use crate::descendants::{self, Proc, TOKEN_VAR};
+use crate::sandbox::{self, jail_path, SandboxSpec, JAIL};
 
 /// How to start a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,9 +33,21 @@ pub struct BotCommand {
     pub shell: bool,
     /// The working directory, if not the referee's.
     pub dir: Option<PathBuf>,
+    /// The walls around it, as asked for (what the machine can enforce is decided at start).
+    pub sandbox: SandboxSpec,
 }
 
 impl BotCommand {
+    /// `argv` run directly in the referee's folder, inside the default sandbox.
+    pub fn new(argv: Vec<String>) -> BotCommand {
+        BotCommand {
+            argv,
+            shell: false,
+            dir: None,
+            sandbox: SandboxSpec::default(),
+        }
+    }
+
     /// The command as a user would type it.
     pub fn display(&self) -> String {
         self.argv.join(" ")
@@ -119,6 +132,8 @@ pub struct BotProcess {
     token: String,
     /// A second handle on the read end of its stderr pipe, to see whether bytes wait in it.
     stderr_probe: Option<std::os::fd::OwnedFd>,
+    /// Its private temporary folder, removed when this is dropped (after the bot is gone).
+    _tmp: Option<sandbox::BotTmp>,
 }
 
 /// A bot dropped without [`BotProcess::shutdown`] (a game abandoned on Ctrl-C, a task
@@ -145,21 +160,40 @@ impl BotProcess {
             command: cmd.display(),
             source,
         };
-        let mut command = if cmd.shell {
-            let mut c = Command::new("sh");
-            c.arg("-c").arg(cmd.argv.join(" "));
+        let argv = if cmd.shell {
+            vec!["sh".to_owned(), "-c".to_owned(), cmd.argv.join(" ")]
+        } else {
+            cmd.argv.clone()
+        };
+        if argv.is_empty() {
+            return Err(error(std::io::Error::other("empty command")));
+        }
+        let dir = match &cmd.dir {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir().map_err(error)?,
+        };
+        let mut tmp = None;
+        let (walls, _) =
+            sandbox::enforce(&cmd.sandbox).map_err(|e| error(std::io::Error::other(e)))?;
+        let mut command = if walls.is_on() {
+            let jail = jail_path().ok_or_else(|| {
+                error(std::io::Error::other(format!(
+                    "{JAIL} is not beside the referee: build it with `cargo build --release --workspace`"
+                )))
+            })?;
+            sandbox::runnable(&argv[0], &dir).map_err(error)?;
+            let bot_tmp = sandbox::private_tmp(&walls).map_err(error)?;
+            let mut c = Command::new(jail);
+            c.args(walls.jail_args(&argv, &dir, bot_tmp.path(), bot_tmp.bot_id()));
+            c.env("TMPDIR", bot_tmp.path());
+            tmp = Some(bot_tmp);
             c
         } else {
-            let Some((program, args)) = cmd.argv.split_first() else {
-                return Err(error(std::io::Error::other("empty command")));
-            };
-            let mut c = Command::new(program);
-            c.args(args);
+            let mut c = Command::new(&argv[0]);
+            c.args(&argv[1..]);
             c
         };
-        if let Some(dir) = &cmd.dir {
-            command.current_dir(dir);
-        }
+        command.current_dir(&dir);
         static STARTED: AtomicU64 = AtomicU64::new(0);
         let token = format!(
             "{}-{}",
@@ -203,6 +237,7 @@ impl BotProcess {
             finished: false,
             token,
             stderr_probe,
+            _tmp: tmp,
         })
     }
 

@@ -31,16 +31,15 @@ fn a_grandchild_holding_stdout_does_not_hide_a_crash() {
 }
 
 /// Plays a legal game against a bot whose `mode` leaves a child outside its process group,
-/// and returns the record and that child's pid, which the bot wrote to a file.
+/// and returns the record and that child's pid, which the bot wrote to a file. The bot runs
+/// without its sandbox, so that it can write the file where the test reads it: the referee's
+/// clean-up must hold with or without the walls.
 fn escaped_child(mode: &str) -> (GameRecord, i32) {
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("child.pid");
-    let o = duel(
-        bot(&["legal"]),
-        bot(&[mode, pidfile.to_str().unwrap()]),
-        &settings("quads"),
-        START,
-    );
+    let mut escaper = bot(&[mode, pidfile.to_str().unwrap()]);
+    escaper.command.sandbox = quads_referee::sandbox::SandboxSpec::off();
+    let o = duel(bot(&["legal"]), escaper, &settings("quads"), START);
     let pid = std::fs::read_to_string(&pidfile).unwrap().parse().unwrap();
     (o.record, pid)
 }

@@ -49,7 +49,12 @@ pub async fn admit(
     mut progress: impl FnMut(&str),
 ) -> Result<Admission, EntrantsError> {
     let taken: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
-    let listed = read_entrants(folder, &taken).map_err(|e| EntrantsError(e.to_string()))?;
+    let mut listed = read_entrants(folder, &taken).map_err(|e| EntrantsError(e.to_string()))?;
+    for item in &mut listed {
+        if let Listed::Entrant(e) = item {
+            e.bot.command.sandbox = t.sandbox.clone();
+        }
+    }
     let logs = t.out.join("entrants");
     std::fs::create_dir_all(&logs)
         .map_err(|e| EntrantsError(format!("cannot create {}: {e}", logs.display())))?;

@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use quads_protocol::TimeControl;
+use quads_referee::sandbox::SandboxSpec;
 use quads_referee::{defaults, parse_duration, time_control, BotCommand, BotSpec, TimeError};
 use quads_rules::{Position, Rules};
 use serde::Deserialize;
@@ -57,6 +58,8 @@ struct BotEntry {
     #[serde(default)]
     options: BTreeMap<String, toml::Value>,
     time: Option<TimeSection>,
+    /// This bot's walls (a sandbox spec), replacing the config's.
+    sandbox: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -100,6 +103,7 @@ struct ConfigFile {
     anchor: Option<AnchorSection>,
     sprt: Option<SprtSection>,
     entrants: Option<PathBuf>,
+    sandbox: Option<String>,
     #[serde(default)]
     bot: Vec<BotEntry>,
 }
@@ -193,6 +197,8 @@ pub struct Tournament {
     /// A folder of entrants, each built and checked before the first game and, if admitted,
     /// added after the `[[bot]]` bots ([`crate::entrants`]).
     pub entrants: Option<PathBuf>,
+    /// The walls of every bot that does not name its own, the entrants' included.
+    pub sandbox: SandboxSpec,
 }
 
 /// Command-line overrides of a config.
@@ -272,10 +278,33 @@ pub fn command(text: &str, shell: bool, dir: Option<PathBuf>) -> Result<BotComma
     if argv.is_empty() || argv[0].is_empty() {
         return Err(err("empty bot command"));
     }
-    Ok(BotCommand { argv, shell, dir })
+    Ok(BotCommand {
+        argv,
+        shell,
+        dir,
+        sandbox: SandboxSpec::default(),
+    })
 }
 
-fn bot_specs(entries: Vec<BotEntry>, path: &Path) -> Result<Vec<BotSpec>, ConfigError> {
+/// A sandbox spec from a config, or the default.
+fn sandbox_spec(
+    text: Option<&str>,
+    default: &SandboxSpec,
+    path: &Path,
+) -> Result<SandboxSpec, ConfigError> {
+    match text {
+        None => Ok(default.clone()),
+        Some(t) => t
+            .parse()
+            .map_err(|e| err(format!("{}: {e}", path.display()))),
+    }
+}
+
+fn bot_specs(
+    entries: Vec<BotEntry>,
+    path: &Path,
+    sandbox: &SandboxSpec,
+) -> Result<Vec<BotSpec>, ConfigError> {
     let mut bots: Vec<BotSpec> = Vec::new();
     for entry in entries {
         if bots.iter().any(|b| b.name == entry.name) {
@@ -293,8 +322,10 @@ fn bot_specs(entries: Vec<BotEntry>, path: &Path) -> Result<Vec<BotSpec>, Config
             ),
             None => None,
         };
+        let mut bot_command = command(&entry.command, entry.shell, entry.dir)?;
+        bot_command.sandbox = sandbox_spec(entry.sandbox.as_deref(), sandbox, path)?;
         bots.push(BotSpec {
-            command: command(&entry.command, entry.shell, entry.dir)?,
+            command: bot_command,
             name: entry.name,
             options,
             time,
@@ -306,7 +337,7 @@ fn bot_specs(entries: Vec<BotEntry>, path: &Path) -> Result<Vec<BotSpec>, Config
 /// The bots a bots file names.
 pub fn read_bots_file(path: &Path) -> Result<Vec<BotSpec>, ConfigError> {
     let file: BotsFile = parse_toml(path)?;
-    bot_specs(file.bot, path)
+    bot_specs(file.bot, path, &SandboxSpec::default())
 }
 
 /// The number of cores, for the default concurrency.
@@ -320,7 +351,8 @@ pub fn cores() -> usize {
 pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, ConfigError> {
     let file: ConfigFile = parse_toml(path)?;
     let at = |text: String| err(format!("{}: {text}", path.display()));
-    let bots = bot_specs(file.bot, path)?;
+    let sandbox = sandbox_spec(file.sandbox.as_deref(), &SandboxSpec::default(), path)?;
+    let bots = bot_specs(file.bot, path, &sandbox)?;
     // With entrants, the count is checked once they are admitted.
     if bots.len() < 2 && file.entrants.is_none() {
         return Err(at(format!(
@@ -450,6 +482,7 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
         anchor,
         sprt,
         entrants: file.entrants,
+        sandbox,
         bots,
     })
 }

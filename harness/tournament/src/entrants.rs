@@ -76,7 +76,7 @@ pub struct Entrant {
 #[derive(Clone, Debug)]
 pub enum Listed {
     /// The manifest is usable.
-    Entrant(Entrant),
+    Entrant(Box<Entrant>),
     /// The manifest is not: `path:line: what is wrong`.
     Rejected(About, String),
 }
@@ -119,7 +119,7 @@ pub fn read_entrants(folder: &Path, taken: &[String]) -> Result<Vec<Listed>, Fol
         let item = match read_manifest(&dir, &sub, taken, &holders) {
             Ok(entrant) => {
                 holders.insert(entrant.about.name.clone(), dir.join(MANIFEST));
-                Listed::Entrant(entrant)
+                Listed::Entrant(Box::new(entrant))
             }
             Err((about, reason)) => Listed::Rejected(about, reason),
         };

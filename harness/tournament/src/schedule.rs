@@ -150,11 +150,7 @@ mod tests {
             bots: (0..bots)
                 .map(|i| BotSpec {
                     name: format!("bot{i}"),
-                    command: BotCommand {
-                        argv: vec!["x".into()],
-                        shell: false,
-                        dir: None,
-                    },
+                    command: BotCommand::new(vec!["x".into()]),
                     options: Vec::new(),
                     time: None,
                 })
@@ -170,6 +166,7 @@ mod tests {
             anchor: None,
             sprt: None,
             entrants: None,
+            sandbox: quads_referee::sandbox::SandboxSpec::default(),
         }
     }
 

@@ -23,11 +23,7 @@ pub fn bot(mode: &[&str]) -> BotSpec {
     argv.extend(mode.iter().map(|s| (*s).to_owned()));
     BotSpec {
         name: mode.join(" "),
-        command: BotCommand {
-            argv,
-            shell: false,
-            dir: None,
-        },
+        command: BotCommand::new(argv),
         options: Vec::new(),
         time: None,
     }
@@ -52,6 +48,9 @@ pub fn settings(rules: &str) -> Settings {
 pub struct Outcome {
     pub record: GameRecord,
     pub elapsed: Duration,
+    /// Each seat's stderr and `info` lines.
+    #[allow(dead_code, reason = "only the sandbox's attacks read the logs")]
+    pub logs: [String; 2],
 }
 
 /// Plays one game; `first` makes the opening give (or moves first from `start`).
@@ -76,9 +75,13 @@ pub fn duel(first: BotSpec, second: BotSpec, settings: &Settings, start: &str) -
             seat.spec.name
         );
     }
+    let logs = played
+        .logs
+        .map(|l| String::from_utf8_lossy(&l.kept).into_owned());
     Outcome {
         record: played.record,
         elapsed,
+        logs,
     }
 }
 
