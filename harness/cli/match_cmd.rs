@@ -55,6 +55,9 @@ pub struct Args {
     /// Print only the summary.
     #[arg(long, short)]
     quiet: bool,
+    /// Stop each bot (SIGSTOP) while its opponent thinks, so it cannot take CPU from it.
+    #[arg(long)]
+    no_ponder: bool,
     #[command(flatten)]
     sandbox: crate::sandbox_cmd::Flag,
 }
@@ -74,6 +77,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         margin: parse_duration(&args.margin).map_err(|e| e.to_string())?,
         handshake_timeout: parse_duration(&args.handshake_timeout).map_err(|e| e.to_string())?,
         log_cap: args.log_cap,
+        ponder: !args.no_ponder,
         ..Settings::default()
     };
     let config = MatchConfig {

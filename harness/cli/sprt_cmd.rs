@@ -195,6 +195,7 @@ fn duel(
         pairs,
         variants: vec![rules],
         keep_alive: true,
+        ponder: true,
         openings: Openings::Random(opening_moves),
         bots: bots.to_vec(),
         time,

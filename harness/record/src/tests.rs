@@ -32,7 +32,7 @@ fn an_unknown_word_is_an_error_with_its_line() {
         r#""reason":"resigned","failures""#,
     );
     let err = parse_jsonl(&reason).unwrap_err();
-    assert!(err.to_string().contains("unknown reason `resigned` (expected one of: normal, draw, timeout, illegal-move, malformed, crash, closed-output, handshake, unsupported-version)"), "{err}");
+    assert!(err.to_string().contains("unknown reason `resigned` (expected one of: normal, draw, timeout, illegal-move, malformed, crash, closed-output, handshake, unsupported-version, resource-limit)"), "{err}");
 }
 
 #[test]
@@ -51,7 +51,7 @@ fn every_word_reads_back_as_itself() {
     for f in ForfeitReason::ALL {
         assert_eq!(f.as_str().parse::<Reason>(), Ok(Reason::Forfeit(*f)));
     }
-    assert_eq!(ForfeitReason::ALL.len(), 7);
+    assert_eq!(ForfeitReason::ALL.len(), 8);
     assert_eq!("normal".parse::<Reason>(), Ok(Reason::Normal));
     assert_eq!("draw".parse::<Reason>(), Ok(Reason::Draw));
 }

@@ -115,6 +115,8 @@ words!(
         Handshake = "handshake",
         /// The bot speaks another version of the protocol.
         UnsupportedVersion = "unsupported-version",
+        /// The sandbox stopped the bot at one of its limits (CPU time, file size).
+        ResourceLimit = "resource-limit",
     }
 );
 

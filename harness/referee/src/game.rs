@@ -47,6 +47,10 @@ pub struct Settings {
     pub grace: Duration,
     /// The most of a bot's stderr kept per game.
     pub log_cap: usize,
+    /// Whether a bot may think while its opponent does. If not, its process group is stopped
+    /// (SIGSTOP) from its move until its next turn (SIGCONT), so it cannot take CPU from the
+    /// opponent.
+    pub ponder: bool,
 }
 
 impl Default for Settings {
@@ -63,6 +67,7 @@ impl Default for Settings {
             setup_timeout: defaults::SETUP,
             grace: defaults::GRACE,
             log_cap: defaults::LOG_CAP,
+            ponder: true,
         }
     }
 }
@@ -162,6 +167,21 @@ pub fn describe_exit(status: ExitStatus) -> String {
     }
 }
 
+/// The sandbox's limit that ended a bot, when its exit says so: the kernel's signals for the
+/// CPU-time and file-size limits. (A bot out of memory or processes sees a failed allocation
+/// or fork and ends its own way: a crash.)
+fn limit_reached(status: ExitStatus) -> Option<&'static str> {
+    match status.signal().map(nix::sys::signal::Signal::try_from) {
+        Some(Ok(nix::sys::signal::Signal::SIGXCPU)) => {
+            Some("reached its CPU-time limit (killed by SIGXCPU)")
+        }
+        Some(Ok(nix::sys::signal::Signal::SIGXFSZ)) => {
+            Some("reached its file-size limit (killed by SIGXFSZ)")
+        }
+        _ => None,
+    }
+}
+
 /// The fault for a reply that is not a line.
 fn broken(reply: Reply, waiting_for: &str, timeout_reason: ForfeitReason, limit: String) -> Fault {
     match reply {
@@ -184,10 +204,16 @@ fn broken(reply: Reply, waiting_for: &str, timeout_reason: ForfeitReason, limit:
             ForfeitReason::ClosedOutput,
             format!("stdout closed while waiting for {waiting_for}; the process kept running"),
         ),
-        Reply::Exited(status) => fault(
-            ForfeitReason::Crash,
-            format!("{} while waiting for {waiting_for}", describe_exit(status)),
-        ),
+        Reply::Exited(status) => match limit_reached(status) {
+            Some(which) => fault(
+                ForfeitReason::ResourceLimit,
+                format!("{which} while waiting for {waiting_for}"),
+            ),
+            None => fault(
+                ForfeitReason::Crash,
+                format!("{} while waiting for {waiting_for}", describe_exit(status)),
+            ),
+        },
     }
 }
 
@@ -412,7 +438,14 @@ pub async fn play_game(
                 optime: clocks.left(1 - seat),
                 movetime: limit,
             });
+            if !settings.ponder {
+                // Only the player to move runs.
+                if let Some(other) = seats[1 - seat].process.as_ref() {
+                    other.pause().await;
+                }
+            }
             let p = seats[seat].process.as_mut().expect("prepared");
+            p.resume();
             let allowed = Duration::from_millis(limit) + settings.margin;
             let limit_text = format!("{limit} ms (+{} ms margin)", settings.margin.as_millis());
             if let Err(gone) = p.send(&go.to_string()).await {
@@ -463,6 +496,13 @@ pub async fn play_game(
                     break;
                 }
             }
+        }
+    }
+
+    // Both run again, to hear the result and to end.
+    for seat in &seats {
+        if let Some(p) = seat.process.as_ref() {
+            p.resume();
         }
     }
 

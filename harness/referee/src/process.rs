@@ -241,6 +241,24 @@ impl BotProcess {
         })
     }
 
+    /// Stops the bot and everything in its group (SIGSTOP): no pondering on the opponent's
+    /// time. Returns once every process of the group is seen stopped (or after 100 ms).
+    pub async fn pause(&self) {
+        let _ = killpg(self.pgid, Signal::SIGSTOP);
+        let until = Instant::now() + Duration::from_millis(100);
+        while Instant::now() < until {
+            if group_members(self.pgid).into_iter().all(stopped) {
+                return;
+            }
+            tokio::task::yield_now().await;
+        }
+    }
+
+    /// Continues a paused bot (SIGCONT); harmless on one that runs.
+    pub fn resume(&self) {
+        let _ = killpg(self.pgid, Signal::SIGCONT);
+    }
+
     /// The process group id (the bot's pid).
     pub fn pgid(&self) -> i32 {
         self.pgid.as_raw()
@@ -489,6 +507,15 @@ pub fn group_members(pgid: Pid) -> Vec<i32> {
         .filter(|p| p.pgrp == pgid.as_raw() && !p.zombie)
         .map(|p| p.pid)
         .collect()
+}
+
+/// Whether process `pid` is stopped (state `T` in /proc), or gone.
+fn stopped(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('T'))
+    })
 }
 
 /// Reaps the zombies of group `pgid` that were reparented to this process.

@@ -186,3 +186,29 @@ fn what_a_kept_alive_bot_writes_on_gameover_is_in_that_games_log() {
         );
     }
 }
+
+/// The states the watcher saw its `legal` opponent in, one per move of the watcher.
+fn opponent_states(ponder: bool) -> Vec<String> {
+    let mut s = settings("quads");
+    s.ponder = ponder;
+    let o = duel(bot(&["legal"]), bot(&["watch-opponent"]), &s, START);
+    assert!(o.record.failures.is_empty(), "{:?}", o.record.failures);
+    o.logs[1]
+        .lines()
+        .filter_map(|l| l.strip_prefix("opponent state: "))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn without_pondering_the_opponent_is_stopped_on_every_turn() {
+    // With pondering the waiting bot sleeps on its input (S), without it it is stopped (T).
+    let free = opponent_states(true);
+    assert!(
+        !free.is_empty() && free.iter().all(|s| s != "T"),
+        "{free:?}"
+    );
+    let stopped = opponent_states(false);
+    assert_eq!(stopped.len(), free.len());
+    assert!(stopped.iter().all(|s| s == "T"), "{stopped:?}");
+}

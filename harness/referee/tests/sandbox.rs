@@ -70,6 +70,29 @@ fn a_fork_bomb_stops_at_the_process_limit_and_nothing_of_it_survives() {
 }
 
 #[test]
+fn a_runaway_loses_at_its_cpu_limit_with_the_reason() {
+    let mut slow = settings("quads");
+    slow.time.movetime = Some(20_000);
+    let mut spinner = bot(&["spin"]);
+    spinner.command.sandbox = "cpu=1s".parse().unwrap();
+    let o = duel(bot(&["legal"]), spinner, &slow, START);
+    let f = &o.record.failures;
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(
+        (
+            f[0].seat.as_str(),
+            o.record.reason.as_str(),
+            f[0].detail.as_str()
+        ),
+        (
+            "second",
+            "resource-limit",
+            "reached its CPU-time limit (killed by SIGXCPU) while waiting for a move"
+        )
+    );
+}
+
+#[test]
 fn no_connection_reaches_a_listener_on_the_loopback() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();

@@ -96,6 +96,7 @@ struct ConfigFile {
     pairs: Option<u32>,
     variants: Option<Vec<String>>,
     keep_alive: Option<bool>,
+    ponder: Option<bool>,
     openings: Option<OpeningsSection>,
     time: Option<TimeSection>,
     handshake_timeout: Option<String>,
@@ -178,6 +179,8 @@ pub struct Tournament {
     pub variants: Vec<Rules>,
     /// Reuse bot processes across games.
     pub keep_alive: bool,
+    /// Whether bots may think on the opponent's time (`ponder = false` stops them).
+    pub ponder: bool,
     /// Openings.
     pub openings: Openings,
     /// The bots.
@@ -472,6 +475,7 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
         pairs,
         variants,
         keep_alive: file.keep_alive.unwrap_or(true),
+        ponder: file.ponder.unwrap_or(true),
         openings,
         time: event_time,
         margin: duration_or(time.margin.as_deref(), defaults::MARGIN)

@@ -2,7 +2,8 @@
 //! journal as it ends, so that an interrupted run resumes where it stopped.
 //!
 //! The journal (`journal.jsonl`) gets one complete line per finished game, written with one
-//! `write` and flushed; a line cut short by a crash is ignored on resume. Games in flight when
+//! `write` and flushed; a line cut short by a crash is cut off on resume, so the next record
+//! starts a line of its own. Games in flight when
 //! the run stops are simply played again.
 
 use std::collections::HashMap;
@@ -98,6 +99,7 @@ fn settings(t: &Tournament, variant: usize) -> Settings {
         time: t.time,
         margin: t.margin,
         handshake_timeout: t.handshake_timeout,
+        ponder: t.ponder,
         log_cap: t.log_cap,
         ..Settings::default()
     }
@@ -130,6 +132,18 @@ pub async fn run(
         .append(true)
         .open(journal)
         .map_err(|e| RunError::Journal(format!("cannot open {}: {e}", journal.display())))?;
+    // A line cut short by a crash goes, so that the next record starts a line of its own.
+    let torn = |e: std::io::Error| {
+        RunError::Journal(format!(
+            "cannot cut the torn end of {}: {e}",
+            journal.display()
+        ))
+    };
+    let bytes = std::fs::read(journal).map_err(torn)?;
+    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    if whole < bytes.len() {
+        file.set_len(whole as u64).map_err(torn)?;
+    }
     // Each bot's stderr per game, beside the journal.
     let logs_dir = &journal.parent().unwrap_or(Path::new(".")).join("logs");
     std::fs::create_dir_all(logs_dir)

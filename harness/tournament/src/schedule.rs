@@ -146,6 +146,7 @@ mod tests {
             pairs,
             variants: all[..variants].to_vec(),
             keep_alive: true,
+            ponder: true,
             openings: Openings::Random(random_moves),
             bots: (0..bots)
                 .map(|i| BotSpec {

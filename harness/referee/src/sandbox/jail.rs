@@ -170,7 +170,12 @@ fn build(w: &Walls) -> Result<(), String> {
     };
     limit(Resource::RLIMIT_DATA, w.memory, "memory")?;
     limit(Resource::RLIMIT_NPROC, w.processes, "processes")?;
-    limit(Resource::RLIMIT_CPU, w.cpu, "CPU time")?;
+    // The hard limit a second above the soft one: at the soft limit the kernel sends SIGXCPU
+    // (which the referee reads as the limit), at the hard one SIGKILL.
+    if let Some(cpu) = w.cpu {
+        setrlimit(Resource::RLIMIT_CPU, cpu, cpu + 1)
+            .map_err(|e| format!("cannot limit CPU time: {e}"))?;
+    }
     limit(Resource::RLIMIT_FSIZE, w.file_size, "file size")?;
     nix::sys::prctl::set_no_new_privs().map_err(|e| format!("cannot set no_new_privs: {e}"))?;
     landlock(w)

@@ -42,6 +42,7 @@ pub fn settings(rules: &str) -> Settings {
         setup_timeout: HANDSHAKE,
         grace: Duration::from_millis(200),
         log_cap: 1 << 20,
+        ponder: true,
     }
 }
 
