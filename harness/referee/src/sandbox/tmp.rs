@@ -34,9 +34,11 @@ pub fn private_tmp(sandbox: &Sandbox) -> std::io::Result<BotTmp> {
     let dir = tempfile::Builder::new().prefix("quads-bot-").tempdir()?;
     let bot_id = if getuid().is_root() && sandbox.processes.is_some() {
         static NEXT: AtomicU64 = AtomicU64::new(0);
-        // Spread by the referee's pid, so that referees running side by side rarely share ids.
-        let n = u64::from(std::process::id()) * 64 + NEXT.fetch_add(1, Ordering::Relaxed);
-        let id = u64::from(FIRST_BOT_ID) + n % u64::from(BOT_IDS);
+        // A block of 64 ids per referee, chosen by its pid, so that referees running side by
+        // side rarely share one; within the block ids are reused in turn (a referee runs far
+        // fewer than 64 bots at once).
+        let block = u64::from(std::process::id()) % (u64::from(BOT_IDS) / 64);
+        let id = u64::from(FIRST_BOT_ID) + block * 64 + NEXT.fetch_add(1, Ordering::Relaxed) % 64;
         chown(
             dir.path(),
             Some(Uid::from_raw(id as u32)),

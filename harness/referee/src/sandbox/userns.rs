@@ -66,7 +66,8 @@ pub fn supervise(
         .spawn()
         .map_err(|e| format!("cannot start the second stage: {e}"))?;
     let pid = Pid::from_raw(child.id() as i32);
-    // The parent's copies of the bot's pipes must not keep them open once the bot closes them.
+    // The parent's copies of the bot's stdin and stdout must not keep them open once the bot
+    // closes them (its stderr stays: the launcher's own errors go to the bot's log).
     let null = std::fs::File::options()
         .read(true)
         .write(true)
@@ -74,7 +75,7 @@ pub fn supervise(
         .map_err(|e| format!("cannot open /dev/null: {e}"))?;
     {
         use std::os::fd::AsRawFd;
-        for fd in 0..3 {
+        for fd in 0..2 {
             let _ = nix::unistd::dup2(null.as_raw_fd(), fd);
         }
     }
