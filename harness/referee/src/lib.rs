@@ -6,6 +6,7 @@
 pub mod check;
 pub mod defaults;
 mod descendants;
+mod fault;
 mod game;
 mod matchrun;
 mod process;
@@ -13,7 +14,8 @@ pub mod sandbox;
 mod time_control;
 
 pub use descendants::TOKEN_VAR;
-pub use game::{describe_exit, play_game, BotSpec, Fault, MatchError, Played, Seat, Settings};
+pub use fault::{describe_exit, Fault};
+pub use game::{play_game, BotSpec, MatchError, Played, Seat, Settings};
 pub use matchrun::{run_match, write_logs, MatchConfig, Score};
 pub use process::{
     group_exists, group_members, BotCommand, BotProcess, Ended, Log, Reply, SpawnError,
