@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::Quads;
+use common::{games, Quads};
 use std::path::Path;
 
 #[test]
@@ -561,7 +561,28 @@ fn sandbox_names_each_protection_and_a_match_records_the_walls() {
             "--out",
             "m",
         ]);
-        std::fs::read_to_string(q.dir().join("m/sandbox.txt")).unwrap()
+        // Each game's record carries the same walls as sandbox.txt.
+        let records: Vec<(String, String)> = games(&q.dir().join("m/games.jsonl"))
+            .iter()
+            .flat_map(|g| {
+                ["first", "second"].map(|seat| {
+                    let bot = &g[seat];
+                    (
+                        bot["name"].as_str().unwrap().to_owned(),
+                        bot["sandbox"].as_str().unwrap().to_owned(),
+                    )
+                })
+            })
+            .collect();
+        let text = std::fs::read_to_string(q.dir().join("m/sandbox.txt")).unwrap();
+        for (name, sandbox) in &records {
+            assert!(
+                text.contains(&format!("{name}: {sandbox}\n")),
+                "{name}: {sandbox} not in {text}"
+            );
+        }
+        assert_eq!(records.len(), 4);
+        text
     };
     let header =
         "# The walls each bot ran inside (docs/sandbox.md); `quads sandbox` says why any is off.\n";

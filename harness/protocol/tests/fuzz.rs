@@ -1,6 +1,6 @@
 //! The protocol's parsers take lines from strangers' bots (and bots take the referee's): no
 //! input makes them panic. Random text, and valid lines mutated a few characters at a time;
-//! 10,000 cases each.
+//! 10,000 cases each (`QUADS_FUZZ_CASES` sets another count).
 
 use proptest::prelude::*;
 use quads_protocol::{FromBot, ToBot};
@@ -19,30 +19,8 @@ const VALID: [&str; 10] = [
     "gameover result win reason timeout detail no move within 1000 ms (+50 ms margin)",
 ];
 
-/// A valid line with up to four random edits (a character deleted, replaced or inserted).
-fn mutated() -> impl Strategy<Value = String> {
-    (
-        0..VALID.len(),
-        prop::collection::vec((0..3u8, any::<prop::sample::Index>(), any::<char>()), 0..5),
-    )
-        .prop_map(|(which, edits)| {
-            let mut chars: Vec<char> = VALID[which].chars().collect();
-            for (kind, at, c) in edits {
-                let i = at.index(chars.len() + 1);
-                match kind {
-                    0 if i < chars.len() => {
-                        chars.remove(i);
-                    }
-                    1 if i < chars.len() => chars[i] = c,
-                    _ => chars.insert(i.min(chars.len()), c),
-                }
-            }
-            chars.into_iter().collect()
-        })
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(10_000))]
+    #![proptest_config(quads_fuzzkit::config())]
 
     #[test]
     fn random_text_never_panics(line in ".{0,300}") {
@@ -51,7 +29,7 @@ proptest! {
     }
 
     #[test]
-    fn mutated_lines_never_panic_and_what_parses_prints_back(line in mutated()) {
+    fn mutated_lines_never_panic_and_what_parses_prints_back(line in quads_fuzzkit::mutated(&VALID, 4)) {
         if let Ok(msg) = line.parse::<FromBot>() {
             // Whatever is accepted means the same once printed and read again.
             prop_assert_eq!(msg.to_string().parse::<FromBot>().ok(), Some(msg));

@@ -25,6 +25,11 @@ pub struct BotEntry {
     pub command: String,
     /// The name it gave in its handshake, if it got that far.
     pub id: Option<String>,
+    /// The walls it ran in, as a canonical sandbox spec: `off`, or every protection with its
+    /// value (`memory=1GiB,processes=64,...`), after what the machine could not enforce was
+    /// turned off. Absent in records written before the sandbox existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<String>,
 }
 
 /// A bot's failure.

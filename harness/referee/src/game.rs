@@ -462,6 +462,9 @@ pub async fn play_game(
         name: seat.spec.name.clone(),
         command: seat.spec.command.display(),
         id: seat.id.clone(),
+        sandbox: crate::sandbox::enforce(&seat.spec.command.sandbox)
+            .ok()
+            .map(|(walls, _)| walls.to_string()),
     });
     let [first, second] = seats;
     let ((leaked0, log0), (leaked1, log1)) = tokio::join!(

@@ -17,6 +17,7 @@ fn game(
         name: name.into(),
         command: format!("bots/{name}"),
         id: Some(name.into()),
+        sandbox: None,
     };
     let failures = match reason {
         "normal" | "draw" => Vec::new(),

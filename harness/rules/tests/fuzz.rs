@@ -1,5 +1,6 @@
 //! The notation's parsers (positions, moves, rules specs) read text from configs, opening
-//! files, records and bots: no input makes them panic. 10,000 random and mutated inputs each.
+//! files, records and bots: no input makes them panic. 10,000 random and mutated inputs each
+//! (`QUADS_FUZZ_CASES` sets another count).
 
 use proptest::prelude::*;
 use quads_rules::{Move, Position, Rules};
@@ -12,27 +13,6 @@ const VALID: [&str; 6] = [
     "quads,traits=size+fill,claim=announce",
     "classic,squares=on,traits=color",
 ];
-
-fn mutated() -> impl Strategy<Value = String> {
-    (
-        0..VALID.len(),
-        prop::collection::vec((0..3u8, any::<prop::sample::Index>(), any::<char>()), 0..5),
-    )
-        .prop_map(|(which, edits)| {
-            let mut chars: Vec<char> = VALID[which].chars().collect();
-            for (kind, at, c) in edits {
-                let i = at.index(chars.len() + 1);
-                match kind {
-                    0 if i < chars.len() => {
-                        chars.remove(i);
-                    }
-                    1 if i < chars.len() => chars[i] = c,
-                    _ => chars.insert(i.min(chars.len()), c),
-                }
-            }
-            chars.into_iter().collect()
-        })
-}
 
 fn parse_all(text: &str) -> Result<(), TestCaseError> {
     if let Ok(p) = text.parse::<Position>() {
@@ -48,7 +28,7 @@ fn parse_all(text: &str) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(10_000))]
+    #![proptest_config(quads_fuzzkit::config())]
 
     #[test]
     fn random_text_never_panics(text in ".{0,120}") {
@@ -56,7 +36,7 @@ proptest! {
     }
 
     #[test]
-    fn mutated_notation_never_panics_and_what_parses_prints_back(text in mutated()) {
+    fn mutated_notation_never_panics_and_what_parses_prints_back(text in quads_fuzzkit::mutated(&VALID, 4)) {
         parse_all(&text)?;
     }
 }

@@ -35,8 +35,15 @@ use serde::Deserialize;
 #[error("{0}")]
 pub struct ConfigError(pub String);
 
+/// Every config error is one line, whatever the file or the toml crate put in it.
 fn err(text: impl std::fmt::Display) -> ConfigError {
-    ConfigError(text.to_string())
+    ConfigError(one_line(&text.to_string()))
+}
+
+/// A message on one line: the toml crate's messages may span several, and names and commands
+/// quoted from a file may hold line breaks.
+pub(crate) fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[derive(Deserialize, Default, Clone)]
@@ -325,7 +332,8 @@ fn bot_specs(
             ),
             None => None,
         };
-        let mut bot_command = command(&entry.command, entry.shell, entry.dir)?;
+        let mut bot_command = command(&entry.command, entry.shell, entry.dir)
+            .map_err(|e| err(format!("{}: bot `{}`: {e}", path.display(), entry.name)))?;
         bot_command.sandbox = sandbox_spec(entry.sandbox.as_deref(), sandbox, path)?;
         bots.push(BotSpec {
             command: bot_command,
@@ -432,7 +440,9 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
             random_moves: Some(_),
             file: Some(_),
         } => return Err(at("openings take `random_moves` or `file`, not both".into())),
-        OpeningsSection { file: Some(f), .. } => Openings::Listed(read_openings(&f, &variants)?),
+        OpeningsSection { file: Some(f), .. } => {
+            Openings::Listed(read_openings(&f, &variants).map_err(|e| at(e.0))?)
+        }
         OpeningsSection { random_moves, .. } => Openings::Random(random_moves.unwrap_or(0)),
     };
     let time = file.time.unwrap_or_default();

@@ -24,7 +24,7 @@ use quads_referee::{parse_duration, BotSpec};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::config::{command, line_of, option_texts};
+use crate::config::{command, line_of, one_line, option_texts};
 
 /// The manifest's file name in each entrant's folder.
 pub const MANIFEST: &str = "bot.toml";
@@ -121,7 +121,7 @@ pub fn read_entrants(folder: &Path, taken: &[String]) -> Result<Vec<Listed>, Fol
                 holders.insert(entrant.about.name.clone(), dir.join(MANIFEST));
                 Listed::Entrant(Box::new(entrant))
             }
-            Err((about, reason)) => Listed::Rejected(about, reason),
+            Err((about, reason)) => Listed::Rejected(about, one_line(&reason)),
         };
         listed.push(item);
     }
@@ -225,11 +225,6 @@ fn read_manifest(
         build: manifest.build,
         build_timeout,
     })
-}
-
-/// A message on one line: the toml crate's messages may span several.
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
