@@ -67,20 +67,68 @@ pub fn all() -> Vec<Proc> {
     Vec::new()
 }
 
+/// Every process of the system, from a scan that began after this call: the scan may be one
+/// that another caller started, so that callers who ask at once share one.
+///
+/// A scan reads a file per process on the machine, and each bot ending takes several: with
+/// many games at once and bots that keep dozens of processes (up to the sandbox's limit), one
+/// scan per caller cost the referee more CPU than its bots used. Callers block while a scan
+/// runs: call it off the async runtime's threads.
+pub fn fresh() -> std::sync::Arc<Vec<Proc>> {
+    use std::sync::{Arc, Mutex};
+    use std::time::Instant;
+    static LATEST: Mutex<Option<(Instant, Arc<Vec<Proc>>)>> = Mutex::new(None);
+    let asked = Instant::now();
+    // A poisoned lock only means another scan panicked: its snapshot is still a snapshot.
+    let mut latest = LATEST.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((began, procs)) = latest.as_ref() {
+        if *began >= asked {
+            return Arc::clone(procs);
+        }
+    }
+    let began = Instant::now();
+    let procs = Arc::new(all());
+    *latest = Some((began, Arc::clone(&procs)));
+    procs
+}
+
 /// One process's `/proc/PID/stat`, if it still exists.
 #[cfg(target_os = "linux")]
 pub fn read(pid: i32) -> Option<Proc> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    use std::io::Read;
+    // A scan reads one of these per process on the machine, many times a game: into a buffer
+    // on the stack, not a new string each time. The line is a few hundred bytes; comm, the
+    // only field of any length, is at most 64.
+    let mut buf = [0u8; 1024];
+    let mut file = std::fs::File::open(format!("/proc/{pid}/stat")).ok()?;
+    let mut len = 0;
+    while len < buf.len() {
+        match file.read(&mut buf[len..]) {
+            Ok(0) => break,
+            Ok(n) => len += n,
+            Err(_) => return None,
+        }
+    }
+    parse_stat(pid, &buf[..len])
+}
+
+/// The fields of a `/proc/PID/stat` line that matter here.
+fn parse_stat(pid: i32, stat: &[u8]) -> Option<Proc> {
     // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let fields: Vec<&str> = rest.split_ascii_whitespace().collect();
-    // After comm: state is field 3 of stat(5), so starttime (field 22) is at index 19.
+    let after = stat.iter().rposition(|&b| b == b')')? + 1;
+    let rest = std::str::from_utf8(&stat[after..]).ok()?;
+    let mut fields = rest.split_ascii_whitespace();
+    // After comm: state is field 3 of stat(5), ppid 4, pgrp 5, and starttime 22.
+    let state = fields.next()?;
+    let ppid = fields.next()?.parse().ok()?;
+    let pgrp = fields.next()?.parse().ok()?;
+    let start = fields.nth(16)?.parse().ok()?;
     Some(Proc {
         pid,
-        ppid: fields.get(1)?.parse().ok()?,
-        pgrp: fields.get(2)?.parse().ok()?,
-        zombie: matches!(*fields.first()?, "Z" | "X"),
-        start: fields.get(19)?.parse().ok()?,
+        ppid,
+        pgrp,
+        zombie: matches!(state, "Z" | "X"),
+        start,
     })
 }
 
@@ -139,4 +187,43 @@ pub fn still_alive(known: &[Proc]) -> Vec<Proc> {
         .iter()
         .filter_map(|k| read(k.pid).filter(|p| p.start == k.start && !p.zombie))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stat_line_reads_whatever_its_command_name_holds() {
+        let line =
+            b"4242 (a (b) c) S 17 4242 4242 0 -1 4194560 113 0 0 0 1 2 0 0 20 0 1 0 987654 1 2\n";
+        assert_eq!(
+            parse_stat(4242, line),
+            Some(Proc {
+                pid: 4242,
+                ppid: 17,
+                pgrp: 4242,
+                zombie: false,
+                start: 987654,
+            })
+        );
+        let zombie = b"7 (x) Z 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 55 0 0";
+        assert_eq!(
+            parse_stat(7, zombie).map(|p| (p.zombie, p.start)),
+            Some((true, 55))
+        );
+        assert_eq!(parse_stat(7, b"7 (x) Z 1"), None);
+        assert_eq!(parse_stat(7, b"garbage"), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn this_process_is_found_with_its_parent() {
+        let me = std::process::id() as i32;
+        let found = read(me).expect("this process has a stat file");
+        assert_eq!(found.ppid, nix::unistd::getppid().as_raw());
+        assert_eq!(found.pgrp, nix::unistd::getpgrp().as_raw());
+        assert!(!found.zombie);
+        assert!(all().contains(&found));
+    }
 }

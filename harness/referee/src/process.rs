@@ -141,10 +141,10 @@ pub struct BotProcess {
 impl Drop for BotProcess {
     fn drop(&mut self) {
         if !self.finished {
-            let before = self.descendants();
+            let before = descendants::of(&descendants::fresh(), self.pgid, &self.token);
             let _ = killpg(self.pgid, Signal::SIGKILL);
             let _ = self.child.try_wait();
-            let stragglers = self.stragglers(&before);
+            let stragglers = stragglers(self.pgid, &self.token, &before);
             signal_all(&stragglers, Signal::SIGKILL);
             reap(&stragglers);
             reap_orphans(self.pgid);
@@ -245,12 +245,15 @@ impl BotProcess {
     /// time. Returns once every process of the group is seen stopped (or after 100 ms).
     pub async fn pause(&self) {
         let _ = killpg(self.pgid, Signal::SIGSTOP);
+        // A stopped process cannot fork: the members found now are all there will be.
+        let pgid = self.pgid;
+        let members = off_runtime(move || group_members(pgid)).await;
         let until = Instant::now() + Duration::from_millis(100);
         while Instant::now() < until {
-            if group_members(self.pgid).into_iter().all(stopped) {
+            if members.iter().all(|&pid| stopped(pid)) {
                 return;
             }
-            tokio::task::yield_now().await;
+            sleep(Duration::from_millis(1)).await;
         }
     }
 
@@ -375,13 +378,13 @@ impl BotProcess {
     pub async fn shutdown(mut self, grace: Duration) -> (Ended, Log) {
         let mut ended = Ended::default();
         // Seen while the bot still runs, the tree links its children to it.
-        let before = self.descendants();
+        let before = self.descendants().await;
         if self.stdin.is_some() && self.status.is_none() {
             let _ = self.send("quit").await;
         }
         self.stdin = None; // closing stdin is a second hint
         self.wait_exit(grace).await;
-        let mut stragglers = self.stragglers(&before);
+        let mut stragglers = self.stragglers(&before).await;
         ended.leaked = if self.status.is_some() {
             stragglers.len()
         } else {
@@ -404,7 +407,8 @@ impl BotProcess {
                 .await;
         }
         self.wait_exit(Duration::from_secs(1)).await;
-        reap_orphans(self.pgid);
+        let pgid = self.pgid;
+        off_runtime(move || reap_orphans(pgid)).await;
         self.finished = true;
         for reader in self.readers.drain(..) {
             // Every writer of the pipes is dead, so the readers end; bound it all the same.
@@ -414,23 +418,15 @@ impl BotProcess {
     }
 
     /// The bot's descendants now, zombies included.
-    fn descendants(&self) -> Vec<Proc> {
-        descendants::of(&descendants::all(), self.pgid, &self.token)
+    async fn descendants(&self) -> Vec<Proc> {
+        let (pgid, token) = (self.pgid, self.token.clone());
+        off_runtime(move || descendants::of(&descendants::fresh(), pgid, &token)).await
     }
 
-    /// Descendants alive now: those found now, and those of `before` that still run.
-    fn stragglers(&self, before: &[Proc]) -> Vec<Proc> {
-        let mut alive: Vec<Proc> = self
-            .descendants()
-            .into_iter()
-            .filter(|p| !p.zombie)
-            .collect();
-        for p in descendants::still_alive(before) {
-            if !alive.iter().any(|a| a.pid == p.pid) {
-                alive.push(p);
-            }
-        }
-        alive
+    /// Descendants alive now (see [`stragglers`]).
+    async fn stragglers(&self, before: &[Proc]) -> Vec<Proc> {
+        let (pgid, token, before) = (self.pgid, self.token.clone(), before.to_vec());
+        off_runtime(move || stragglers(pgid, &token, &before)).await
     }
 
     /// Sends `signal` to the bot's descendants, again to any that appear, and waits up to
@@ -439,7 +435,9 @@ impl BotProcess {
     async fn wait_all(&mut self, before: &[Proc], signal: Signal, limit: Duration) -> Vec<Proc> {
         let end = Instant::now() + limit;
         let mut signalled: Vec<Proc> = Vec::new();
-        let mut alive = self.stragglers(before);
+        let mut alive = self.stragglers(before).await;
+        // Each look scans /proc: often at first, when most processes are gone, then less.
+        let mut pause = Duration::from_millis(2);
         loop {
             for p in &alive {
                 if !signalled
@@ -450,16 +448,37 @@ impl BotProcess {
                     signalled.push(*p);
                 }
             }
-            self.wait_exit(Duration::from_millis(5)).await;
-            // The descendants include the group's members: one scan reaps both.
-            reap(&self.descendants());
-            alive = self.stragglers(before);
+            self.wait_exit(pause).await;
+            alive = self.stragglers(before).await;
             if (self.has_exited() && alive.is_empty()) || Instant::now() >= end {
                 return alive;
             }
-            sleep(Duration::from_millis(5)).await;
+            sleep(pause).await;
+            pause = (pause * 2).min(Duration::from_millis(50));
         }
     }
+}
+
+/// Runs a look at the machine's processes on a blocking thread: a scan of /proc reads a file
+/// per process on the machine, and the runtime's threads must stay free to time the moves of
+/// the bots of every other game.
+async fn off_runtime<T: Default + Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> T {
+    // It fails only when the runtime shuts down before the job starts: then nothing is found.
+    tokio::task::spawn_blocking(job).await.unwrap_or_default()
+}
+
+/// Descendants of the bot (group `pgid`, `token`) alive now: those found now, and those of
+/// `before` that still run. The zombies among them that are this process's are reaped.
+fn stragglers(pgid: Pid, token: &str, before: &[Proc]) -> Vec<Proc> {
+    let found = descendants::of(&descendants::fresh(), pgid, token);
+    reap(&found);
+    let mut alive: Vec<Proc> = found.into_iter().filter(|p| !p.zombie).collect();
+    for p in descendants::still_alive(before) {
+        if !alive.iter().any(|a| a.pid == p.pid) {
+            alive.push(p);
+        }
+    }
+    alive
 }
 
 /// Whether bytes wait to be read in pipe `fd`.
@@ -497,13 +516,13 @@ fn reap(procs: &[Proc]) {
 
 /// Whether any process of group `pgid` exists, zombies included.
 pub fn group_exists(pgid: i32) -> bool {
-    descendants::all().iter().any(|p| p.pgrp == pgid)
+    descendants::fresh().iter().any(|p| p.pgrp == pgid)
 }
 
 /// Live (not zombie) processes in process group `pgid`.
 pub fn group_members(pgid: Pid) -> Vec<i32> {
-    descendants::all()
-        .into_iter()
+    descendants::fresh()
+        .iter()
         .filter(|p| p.pgrp == pgid.as_raw() && !p.zombie)
         .map(|p| p.pid)
         .collect()
@@ -520,8 +539,9 @@ fn stopped(pid: i32) -> bool {
 
 /// Reaps the zombies of group `pgid` that were reparented to this process.
 fn reap_orphans(pgid: Pid) {
-    let group: Vec<Proc> = descendants::all()
-        .into_iter()
+    let group: Vec<Proc> = descendants::fresh()
+        .iter()
+        .copied()
         .filter(|p| p.pgrp == pgid.as_raw() && p.pid != pgid.as_raw())
         .collect();
     reap(&group);
