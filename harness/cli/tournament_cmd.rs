@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use quads_referee::{parse_duration, GameRecord};
-use quads_tournament::{admit, cores, read_config, run, schedule, Overrides, RunError, Tournament};
+use quads_tournament::{
+    admit, cores, read_config, read_journal, run, schedule, Overrides, RunError, Tournament,
+};
 use tokio::sync::watch;
 
 /// Arguments of `quads tournament`.
@@ -153,14 +155,16 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
         .await
     });
     progress.finish();
-    let records = match outcome {
-        Ok(records) => records,
+    match outcome {
+        Ok(()) => {}
         Err(RunError::Interrupted { done, total }) => {
             eprintln!("quads: interrupted: {done} of {total} games are in {}; run the same command to resume", journal.display());
             return Ok(Ended::Interrupted);
         }
         Err(e) => return Err(e.to_string()),
-    };
+    }
+    // Every game is in the journal: the run kept none of them in memory.
+    let records = read_journal(&journal, &t, &games).map_err(|e| e.to_string())?;
     // Only the games played by this run count for speed; a resumed run skips the rest.
     let played = progress.played();
     let resumed = records.len() - played;

@@ -300,9 +300,12 @@ impl BotProcess {
         }
     }
 
-    /// After a failed write: the exit status if the process exits soon, else "closed".
+    /// After a failed write or the end of stdout: the exit status if the process exits within
+    /// a second, else "closed". A crashing process closes its output a moment before its exit
+    /// can be seen; on a busy machine (the soak run, 16 games on 2 cores) that moment passed
+    /// 200 ms, and a crash was recorded as a closed output.
     async fn gone(&mut self) -> Reply {
-        match self.wait_exit(Duration::from_millis(200)).await {
+        match self.wait_exit(Duration::from_secs(1)).await {
             Some(status) => Reply::Exited(status),
             None => Reply::Closed,
         }

@@ -6,7 +6,7 @@
 //! starts a line of its own. Games in flight when
 //! the run stops are simply played again.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -117,16 +117,20 @@ fn take_seat(pools: &Pools, t: &Tournament, bot: usize) -> Seat {
     reused.unwrap_or_else(|| Seat::new(t.bots[bot].clone()))
 }
 
-/// Plays every game of `schedule` not in the journal. Calls `done` for each game as it ends
-/// (in the order they end) and returns all records, old and new.
+/// Plays every game of `schedule` not in the journal, appending each to it. Calls `done` for
+/// each game as it ends (in the order they end). Once every game is in the journal, read them
+/// with [`read_journal`].
+///
+/// The records are not kept in memory: a long tournament's referee stays the same size from
+/// its first game to its last (the soak run measures it, docs/soak.md).
 pub async fn run(
     t: &Tournament,
     schedule: &[Scheduled],
     journal: &Path,
     mut cancel: watch::Receiver<bool>,
     mut done: impl FnMut(&GameRecord, usize),
-) -> Result<HashMap<u32, GameRecord>, RunError> {
-    let mut records = read_journal(journal, t, schedule)?;
+) -> Result<(), RunError> {
+    let mut recorded: HashSet<u32> = read_journal(journal, t, schedule)?.into_keys().collect();
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -161,7 +165,7 @@ pub async fn run(
     let mut tasks: JoinSet<Done> = JoinSet::new();
     let todo: Vec<&Scheduled> = schedule
         .iter()
-        .filter(|g| !records.contains_key(&g.number))
+        .filter(|g| !recorded.contains(&g.number))
         .collect();
     let mut pending = todo.into_iter();
     let mut outcome = Ok(());
@@ -242,8 +246,8 @@ pub async fn run(
                         journal.display()
                     )));
                 }
-                done(&record, records.len() + 1);
-                records.insert(record.game, record);
+                recorded.insert(record.game);
+                done(&record, recorded.len());
                 let mut pools = pools.lock().expect("pool lock");
                 pools.entry(a).or_default().push(first);
                 pools.entry(b).or_default().push(second);
@@ -266,11 +270,11 @@ pub async fn run(
         seat.stop(std::time::Duration::from_millis(250)).await;
     }
     outcome?;
-    if records.len() < schedule.len() {
+    if recorded.len() < schedule.len() {
         return Err(RunError::Interrupted {
-            done: records.len(),
+            done: recorded.len(),
             total: schedule.len(),
         });
     }
-    Ok(records)
+    Ok(())
 }

@@ -21,7 +21,6 @@ pub(super) fn judge(
             limit.as_millis()
         ));
     }
-    let mover = before.to_move();
     if wins(before, mv, rules) {
         return warnings;
     }
@@ -47,7 +46,6 @@ pub(super) fn judge(
             ));
         }
     }
-    debug_assert_eq!(mover, before.to_move());
     warnings
 }
 
