@@ -28,6 +28,10 @@ pub struct Args {
     /// No progress output; print only the final tables.
     #[arg(long, short)]
     quiet: bool,
+    /// Judge the games with the solver afterwards, as `quads analyze` does (also
+    /// `analyze = true` in the config).
+    #[arg(long)]
+    analyze: bool,
 }
 
 /// Command-line replacements for a config's seed, concurrency and output folder (shared by
@@ -165,6 +169,9 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
     let played = progress.played();
     let resumed = records.len() - played;
     finish(&t, records)?;
+    if args.analyze || t.analyze {
+        crate::analyze_cmd::after_tournament(&t.out, args.quiet)?;
+    }
     if !args.quiet {
         if resumed > 0 {
             eprintln!("{resumed} games were already in the journal");
