@@ -65,6 +65,7 @@ fn csv_rows(path: &Path) -> Vec<Vec<String>> {
 
 const SEEDED_TABLE: &str = "\
 judged by the exact solver: every move made with 11 or fewer empty squares; 48 games, 224 moves; 4 of the games ended before such a move and are not judged
+claim=announce is judged as perfect players play it: every win announced or claimed at once
 all variants
   bot     games  judged  moves  accuracy  blunders/game  first blunder  wins thrown  missed wins
   greedy     32      30     77     75.3%           0.63       move 7.8           14            0

@@ -22,9 +22,9 @@ pub struct Args {
     /// Each solver table's size, in MiB.
     #[arg(long, value_name = "MIB", default_value_t = quads_analysis::DEFAULT_HASH_MIB)]
     hash: usize,
-    /// Threads per search (the answers are the same on any number).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-    threads: u16,
+    /// Threads per search; the answers are the same on any number [default: one per core].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
     /// Where to write analysis.csv and analysis.jsonl [default: the folder analysed (of a
     /// single input), else out/analysis].
     #[arg(long)]
@@ -35,7 +35,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     let settings = Settings {
         empty: args.empty,
         hash_mib: args.hash.max(1),
-        threads: args.threads.into(),
+        threads: args
+            .threads
+            .map_or_else(quads_analysis::default_threads, usize::from),
     };
     let out = match (&args.out, &args.inputs[..]) {
         (Some(out), _) => out.clone(),

@@ -169,14 +169,14 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
     let played = progress.played();
     let resumed = records.len() - played;
     finish(&t, records)?;
-    if args.analyze || t.analyze {
-        crate::analyze_cmd::after_tournament(&t.out, args.quiet)?;
-    }
     if !args.quiet {
         if resumed > 0 {
             eprintln!("{resumed} games were already in the journal");
         }
         eprintln!("{}", stats(played, started.elapsed()));
+    }
+    if args.analyze || t.analyze {
+        crate::analyze_cmd::after_tournament(&t.out, args.quiet)?;
     }
     Ok(Ended::Finished)
 }

@@ -441,3 +441,57 @@ fn random_endgames_in_every_variant_agree_with_negamax() {
         );
     }
 }
+
+#[test]
+fn the_files_and_the_table_are_exact() {
+    let mut other = thrown_win();
+    other.game = 2;
+    other.rules = "quads".into();
+    // The same moves in Quads: the row wins there too. From 12 empty squares only the
+    // second move is judged; the first player has none.
+    let source = crate::Source {
+        path: "g/games.jsonl".into(),
+        records: vec![(1, thrown_win()), (3, other)],
+    };
+    let settings = crate::Settings {
+        empty: 12,
+        ..crate::Settings::default()
+    };
+    let a = crate::analyze(&[source], settings, |_, _| {}).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    crate::export::write_all(&a, dir.path()).unwrap();
+    let read = |f: &str| std::fs::read_to_string(dir.path().join(f)).unwrap();
+    assert_eq!(
+        read("analysis.csv"),
+        "\
+variant,bot,empty,games,judged_games,judged_moves,kept,accuracy,blunders,blunders_per_game,wins_thrown,missed_wins,games_with_blunder,first_blunder_move,deciding_blunders
+all,b,12,2,2,2,2,1.0000,0,0.000,0,0,0,,0
+all,a,12,2,0,0,0,,0,,0,0,0,,0
+classic,b,12,1,1,1,1,1.0000,0,0.000,0,0,0,,0
+classic,a,12,1,0,0,0,,0,,0,0,0,,0
+quads,b,12,1,1,1,1,1.0000,0,0.000,0,0,0,,0
+quads,a,12,1,0,0,0,,0,,0,0,0,,0
+"
+    );
+    let line = r#"{"source":"g/games.jsonl","game":1,"rules":"classic","first":"a","second":"b","result":"0-1","reason":"normal","empty":12,"moves":[{"index":1,"move":5,"seat":"second","played":"D4","before":"win","after":"win","verdict":"kept","missed_win":false}],"decided":{"by":"before-judged"}}"#;
+    assert_eq!(read("analysis.jsonl").lines().next(), Some(line));
+    assert_eq!(read("analysis.jsonl").lines().count(), 2);
+    assert_eq!(
+        crate::export::table(&a),
+        "\
+judged by the exact solver: every move made with 12 or fewer empty squares; 2 games, 2 moves
+all variants
+  bot  games  judged  moves  accuracy  blunders/game  first blunder  wins thrown  missed wins
+  b        2       2      2    100.0%           0.00              -            0            0
+  a        2       0      0         -              -              -            0            0
+classic
+  bot  games  judged  moves  accuracy  blunders/game  first blunder  wins thrown  missed wins
+  b        1       1      1    100.0%           0.00              -            0            0
+  a        1       0      0         -              -              -            0            0
+quads
+  bot  games  judged  moves  accuracy  blunders/game  first blunder  wins thrown  missed wins
+  b        1       1      1    100.0%           0.00              -            0            0
+  a        1       0      0         -              -              -            0            0
+"
+    );
+}

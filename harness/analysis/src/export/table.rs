@@ -25,6 +25,15 @@ pub fn table(analysis: &Analysis) -> String {
         );
     }
     s.push('\n');
+    if analysis
+        .games
+        .iter()
+        .any(|g| g.rules.contains("claim=announce"))
+    {
+        s.push_str(
+            "claim=announce is judged as perfect players play it: every win announced or claimed at once\n",
+        );
+    }
     let width = analysis
         .summary
         .iter()
