@@ -3,6 +3,7 @@
 //! Each subcommand lives in its own module; this file parses the command line and turns any
 //! error into one line on stderr and exit code 2.
 
+mod analyze_cmd;
 mod bots_file;
 mod check_cmd;
 mod match_cmd;
@@ -70,6 +71,9 @@ enum Command {
     Tournament(tournament_cmd::Args),
     /// Standings, ratings and charts from one or more games.jsonl files.
     Ratings(ratings_cmd::Args),
+    /// Judge every move made with few empty squares left by the exact solver: blunders,
+    /// missed wins and accuracy per bot, into analysis.csv and analysis.jsonl.
+    Analyze(analyze_cmd::Args),
     /// Sequential probability ratio test: is the first bot stronger than the second by ELO1?
     /// Exit 0 when H1 is accepted, 1 when H0 is, 2 when the pair limit is reached undecided.
     Sprt(sprt_cmd::Args),
@@ -113,6 +117,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve_cmd::run(&args),
         Command::SolveBench(args) => solve_cmd::bench(&args),
         Command::Ratings(args) => ratings_cmd::run(&args),
+        Command::Analyze(args) => analyze_cmd::run(&args),
         Command::Sprt(args) => match sprt_cmd::run_cmd(&args) {
             Ok(code) => return ExitCode::from(code),
             Err(e) => Err(e),

@@ -206,6 +206,7 @@ fn duel(
         sprt: None,
         entrants: None,
         sandbox: quads_referee::sandbox::SandboxSpec::default(),
+        analyze: false,
     }
 }
 

@@ -30,6 +30,10 @@ pub struct Args {
     /// No progress output; print only the final tables.
     #[arg(long, short)]
     quiet: bool,
+    /// Judge the games with the solver afterwards, as `quads analyze` does (also
+    /// `analyze = true` in the config).
+    #[arg(long)]
+    analyze: bool,
 }
 
 /// Command-line replacements for a config's seed, concurrency and output folder (shared by
@@ -174,6 +178,9 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
             eprintln!("{resumed} games were already in the journal");
         }
         eprintln!("{}", stats(played, started.elapsed()));
+    }
+    if args.analyze || t.analyze {
+        crate::analyze_cmd::after_tournament(&t.out, args.quiet)?;
     }
     Ok(Ended::Finished)
 }

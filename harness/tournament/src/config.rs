@@ -13,6 +13,7 @@
 //! time = { movetime = "1s", margin = "50ms" }   # and/or clock = "5m+2s"
 //! anchor = { bot = "greedy", elo = 1500 }       # optional; otherwise the mean rating is 0
 //! entrants = "examples/entrants"   # optional: a folder of entrants, see [`crate::entrants`]
+//! analyze = true                # judge every game's endgame moves afterwards (`quads analyze`)
 //!
 //! [[bot]]
 //! name = "greedy"
@@ -112,6 +113,7 @@ struct ConfigFile {
     sprt: Option<SprtSection>,
     entrants: Option<PathBuf>,
     sandbox: Option<String>,
+    analyze: Option<bool>,
     #[serde(default)]
     bot: Vec<BotEntry>,
 }
@@ -209,6 +211,8 @@ pub struct Tournament {
     pub entrants: Option<PathBuf>,
     /// The walls of every bot that does not name its own, the entrants' included.
     pub sandbox: SandboxSpec,
+    /// Whether `quads tournament` judges the games with the solver after playing them.
+    pub analyze: bool,
 }
 
 /// Command-line overrides of a config.
@@ -497,6 +501,7 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
         sprt,
         entrants: file.entrants,
         sandbox,
+        analyze: file.analyze.unwrap_or(false),
         bots,
     })
 }

@@ -163,6 +163,7 @@ mod tests {
             },
             margin: Duration::from_millis(50),
             handshake_timeout: Duration::from_secs(1),
+            analyze: false,
             log_cap: 1,
             anchor: None,
             sprt: None,

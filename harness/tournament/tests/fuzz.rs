@@ -30,6 +30,7 @@ handshake_timeout = "5s"
 log_cap = 65536
 anchor = { bot = "a", elo = 1500 }
 sandbox = "memory=512MiB,processes=32,network=off"
+analyze = true
 
 [[bot]]
 name = "a"
