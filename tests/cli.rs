@@ -562,26 +562,20 @@ fn sandbox_names_each_protection_and_a_match_records_the_walls() {
             "m",
         ]);
         // Each game's record carries the same walls as sandbox.txt.
-        let records: Vec<(String, String)> = games(&q.dir().join("m/games.jsonl"))
+        let text = std::fs::read_to_string(q.dir().join("m/sandbox.txt")).unwrap();
+        let lines: Vec<String> = games(&q.dir().join("m/games.jsonl"))
             .iter()
             .flat_map(|g| {
-                ["first", "second"].map(|seat| {
-                    let bot = &g[seat];
-                    (
-                        bot["name"].as_str().unwrap().to_owned(),
-                        bot["sandbox"].as_str().unwrap().to_owned(),
-                    )
-                })
+                ["first", "second"].map(|s| (g[s]["name"].clone(), g[s]["sandbox"].clone()))
+            })
+            .map(|(name, walls)| {
+                format!("{}: {}\n", name.as_str().unwrap(), walls.as_str().unwrap())
             })
             .collect();
-        let text = std::fs::read_to_string(q.dir().join("m/sandbox.txt")).unwrap();
-        for (name, sandbox) in &records {
-            assert!(
-                text.contains(&format!("{name}: {sandbox}\n")),
-                "{name}: {sandbox} not in {text}"
-            );
+        for line in &lines {
+            assert!(text.contains(line.as_str()), "{line} not in {text}");
         }
-        assert_eq!(records.len(), 4);
+        assert_eq!(lines.len(), 4);
         text
     };
     let header =

@@ -10,6 +10,7 @@ mod fault;
 mod game;
 mod matchrun;
 mod process;
+mod reaping;
 pub mod sandbox;
 mod time_control;
 
@@ -17,8 +18,7 @@ pub use descendants::TOKEN_VAR;
 pub use fault::{describe_exit, Fault};
 pub use game::{play_game, BotSpec, MatchError, Played, Seat, Settings};
 pub use matchrun::{run_match, write_logs, MatchConfig, Score};
-pub use process::{
-    group_exists, group_members, BotCommand, BotProcess, Ended, Log, Reply, SpawnError,
-};
+pub use process::{BotCommand, BotProcess, Ended, Log, Reply, SpawnError};
 pub use quads_record::{BotEntry, Failure, ForfeitReason, GameRecord, GameResult, Reason, Timing};
+pub use reaping::{group_exists, group_members};
 pub use time_control::{parse_clock, parse_duration, time_control, Clocks, Describe, TimeError};

@@ -12,8 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use nix::sys::signal::{kill, killpg, Signal};
-use nix::sys::wait::{waitpid, WaitPidFlag};
+use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use quads_protocol::MAX_LINE;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -22,6 +21,7 @@ use tokio::sync::mpsc;
 use tokio::time::{sleep, sleep_until, timeout, Instant};
 
 use crate::descendants::{self, Proc, TOKEN_VAR};
+use crate::reaping::{group_members, reap, reap_orphans, signal_all, stopped, stragglers};
 use crate::sandbox::{self, jail_path, SandboxSpec, JAIL};
 
 /// How to start a bot.
@@ -470,20 +470,6 @@ async fn off_runtime<T: Default + Send + 'static>(job: impl FnOnce() -> T + Send
     tokio::task::spawn_blocking(job).await.unwrap_or_default()
 }
 
-/// Descendants of the bot (group `pgid`, `token`) alive now: those found now, and those of
-/// `before` that still run. The zombies among them that are this process's are reaped.
-fn stragglers(pgid: Pid, token: &str, before: &[Proc]) -> Vec<Proc> {
-    let found = descendants::of(&descendants::fresh(), pgid, token);
-    reap(&found);
-    let mut alive: Vec<Proc> = found.into_iter().filter(|p| !p.zombie).collect();
-    for p in descendants::still_alive(before) {
-        if !alive.iter().any(|a| a.pid == p.pid) {
-            alive.push(p);
-        }
-    }
-    alive
-}
-
 /// Whether bytes wait to be read in pipe `fd`.
 fn pending(fd: &std::os::fd::OwnedFd) -> bool {
     use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
@@ -493,61 +479,6 @@ fn pending(fd: &std::os::fd::OwnedFd) -> bool {
         && fds[0]
             .revents()
             .is_some_and(|r| r.contains(PollFlags::POLLIN))
-}
-
-/// Sends `signal` to each process of `procs`, and to the process group each leads.
-fn signal_all(procs: &[Proc], signal: Signal) {
-    for p in procs {
-        let _ = kill(Pid::from_raw(p.pid), signal);
-        if p.pgrp == p.pid {
-            let _ = killpg(Pid::from_raw(p.pgrp), signal);
-        }
-    }
-}
-
-/// Reaps those of `procs` that are zombies of this process.
-fn reap(procs: &[Proc]) {
-    let me = std::process::id() as i32;
-    for p in procs {
-        if descendants::read(p.pid)
-            .is_some_and(|now| now.zombie && now.ppid == me && now.start == p.start)
-        {
-            let _ = waitpid(Pid::from_raw(p.pid), Some(WaitPidFlag::WNOHANG));
-        }
-    }
-}
-
-/// Whether any process of group `pgid` exists, zombies included.
-pub fn group_exists(pgid: i32) -> bool {
-    descendants::fresh().iter().any(|p| p.pgrp == pgid)
-}
-
-/// Live (not zombie) processes in process group `pgid`.
-pub fn group_members(pgid: Pid) -> Vec<i32> {
-    descendants::fresh()
-        .iter()
-        .filter(|p| p.pgrp == pgid.as_raw() && !p.zombie)
-        .map(|p| p.pid)
-        .collect()
-}
-
-/// Whether process `pid` is stopped (state `T` in /proc), or gone.
-fn stopped(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
-        stat.rsplit(')')
-            .next()
-            .is_some_and(|rest| rest.trim_start().starts_with('T'))
-    })
-}
-
-/// Reaps the zombies of group `pgid` that were reparented to this process.
-fn reap_orphans(pgid: Pid) {
-    let group: Vec<Proc> = descendants::fresh()
-        .iter()
-        .copied()
-        .filter(|p| p.pgrp == pgid.as_raw() && p.pid != pgid.as_raw())
-        .collect();
-    reap(&group);
 }
 
 async fn read_stdout(
