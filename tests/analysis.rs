@@ -92,6 +92,7 @@ quads,claim=announce
   first       8       4      6     33.3%           1.00       move 6.3            2            0
   random      8       3      6     16.7%           1.67       move 7.3            5            1
 analysis in t (analysis.csv, analysis.jsonl)
+report in t/report.html
 ";
 
 #[test]

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use quads_analysis::{analyze, export, input, Analysis, Settings};
+use quads_reports::html::{EventInfo, EVENT_FILE};
 
 /// Where the analysis of several inputs goes unless `--out` says otherwise.
 const DEFAULT_OUT: &str = "out/analysis";
@@ -48,16 +49,22 @@ pub fn run(args: &Args) -> Result<(), String> {
             .map_or_else(|| PathBuf::from("."), Path::to_owned),
         (None, _) => PathBuf::from(DEFAULT_OUT),
     };
-    run_on(&args.inputs, settings, &out, false)
+    run_on(&args.inputs, settings, &out, false, false)
 }
 
 /// Judges the games of a tournament's output folder into that folder, with the default
 /// settings; `quiet` leaves out the speed line.
 pub fn after_tournament(out: &Path, quiet: bool) -> Result<(), String> {
-    run_on(&[out.to_owned()], Settings::default(), out, quiet)
+    run_on(&[out.to_owned()], Settings::default(), out, quiet, true)
 }
 
-fn run_on(inputs: &[PathBuf], settings: Settings, out: &Path, quiet: bool) -> Result<(), String> {
+fn run_on(
+    inputs: &[PathBuf],
+    settings: Settings,
+    out: &Path,
+    quiet: bool,
+    after_tournament: bool,
+) -> Result<(), String> {
     let sources = inputs
         .iter()
         .map(|p| input::read(p))
@@ -74,6 +81,38 @@ fn run_on(inputs: &[PathBuf], settings: Settings, out: &Path, quiet: bool) -> Re
     if !quiet {
         eprintln!("{}", speed(&analysis));
     }
+    // A tournament's own analysis: it writes its report once, after this.
+    if !after_tournament {
+        report(&sources, out)?;
+    }
+    Ok(())
+}
+
+/// Rebuilds the report of the folder the analysis went into; a folder holding no games of
+/// its own gets an event.json naming the games analysed.
+fn report(sources: &[input::Source], out: &Path) -> Result<(), String> {
+    let own = out.join(EVENT_FILE).exists() || out.join("games.jsonl").exists();
+    if !own {
+        let records: Vec<_> = sources
+            .iter()
+            .flat_map(|s| s.records.iter().map(|(_, r)| (0, r.clone())))
+            .collect();
+        let event = EventInfo {
+            name: crate::report_cmd::common(&records, |r| r.event.clone())
+                .unwrap_or_else(|| "analysis".to_owned()),
+            seed: crate::report_cmd::common(&records, |r| r.event_seed),
+            bots: Vec::new(),
+            anchor: None,
+            machine: None,
+            games: sources
+                .iter()
+                .map(|s| crate::report_cmd::relative(out, &s.path))
+                .collect(),
+        };
+        crate::report_cmd::write_event(out, &event)?;
+    }
+    let page = crate::report_cmd::rebuild(out, None)?;
+    crate::outln!("report in {}", page.display());
     Ok(())
 }
 

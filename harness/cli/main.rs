@@ -9,6 +9,7 @@ mod check_cmd;
 mod match_cmd;
 mod perft_cmd;
 mod ratings_cmd;
+mod report_cmd;
 mod sandbox_cmd;
 mod show;
 mod solve_cmd;
@@ -74,6 +75,9 @@ enum Command {
     /// Judge every move made with few empty squares left by the exact solver: blunders,
     /// missed wins and accuracy per bot, into analysis.csv and analysis.jsonl.
     Analyze(analyze_cmd::Args),
+    /// Rebuild a results folder's report.html: one self-contained page with the standings,
+    /// tables, charts, analysis and every game as a replay, opened from file://.
+    Report(report_cmd::Args),
     /// Sequential probability ratio test: is the first bot stronger than the second by ELO1?
     /// Exit 0 when H1 is accepted, 1 when H0 is, 2 when the pair limit is reached undecided.
     Sprt(sprt_cmd::Args),
@@ -118,6 +122,7 @@ fn main() -> ExitCode {
         Command::SolveBench(args) => solve_cmd::bench(&args),
         Command::Ratings(args) => ratings_cmd::run(&args),
         Command::Analyze(args) => analyze_cmd::run(&args),
+        Command::Report(args) => report_cmd::run(&args),
         Command::Sprt(args) => match sprt_cmd::run_cmd(&args) {
             Ok(code) => return ExitCode::from(code),
             Err(e) => Err(e),

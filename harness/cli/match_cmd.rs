@@ -133,6 +133,19 @@ pub fn run(args: &Args) -> Result<(), String> {
     }));
     let scores = scores.map_err(|e| e.to_string())?;
     crate::sandbox_cmd::record(&config.out, &config.bots)?;
+    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+    crate::report_cmd::write_event(
+        &config.out,
+        &quads_reports::html::EventInfo {
+            name: format!("match: {} vs {}", names[0], names[1]),
+            seed: Some(config.seed),
+            bots: names,
+            anchor: None,
+            machine: Some(crate::report_cmd::machine()),
+            games: vec!["games.jsonl".to_owned()],
+        },
+    )?;
+    let page = crate::report_cmd::rebuild(&config.out, None)?;
     let elapsed = started.elapsed();
     for (name, s) in distinct(&shown, &config.bots).iter().zip(scores) {
         crate::outln!(
@@ -150,6 +163,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         per_move(elapsed, moves),
         config.out.join("games.jsonl").display()
     );
+    crate::outln!("report in {}", page.display());
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use quads_record::GameRecord;
+use quads_reports::html::{Anchor, EventInfo};
 
 /// Arguments of `quads ratings`.
 #[derive(clap::Args)]
@@ -52,27 +52,54 @@ pub fn run(args: &Args) -> Result<(), String> {
     let event = args
         .event
         .clone()
-        .or_else(|| common(&records, |r| r.event.clone()))
+        .or_else(|| crate::report_cmd::common(&records, |r| r.event.clone()))
         .unwrap_or_else(|| "ratings".to_owned());
     let seed = args
         .seed
-        .or_else(|| common(&records, |r| r.event_seed))
+        .or_else(|| crate::report_cmd::common(&records, |r| r.event_seed))
         .unwrap_or(1);
     let report = quads_reports::report::build(&event, records, &[], seed, anchor)
         .map_err(|e| e.to_string())?;
     quads_reports::export::write_all(&report, &args.out)
         .map_err(|e| format!("cannot write into {}: {e}", args.out.display()))?;
+    crate::report_cmd::write_event(
+        &args.out,
+        &EventInfo {
+            name: event,
+            seed: Some(seed),
+            bots: report.bots.clone(),
+            anchor: args.anchor.as_ref().map(|(bot, elo)| Anchor {
+                bot: bot.clone(),
+                elo: *elo,
+            }),
+            machine: machine_of(&args.files),
+            games: args
+                .files
+                .iter()
+                .map(|f| crate::report_cmd::relative(&args.out, f))
+                .collect(),
+        },
+    )?;
     crate::outp!("{}", quads_reports::export::table(&report));
     crate::outln!("standings and charts in {}", args.out.display());
+    let page = crate::report_cmd::rebuild(&args.out, Some(report))?;
+    crate::outln!("report in {}", page.display());
     Ok(())
 }
 
-/// The value every record has, if they all have the same one.
-fn common<T: PartialEq>(
-    records: &[(usize, GameRecord)],
-    get: impl Fn(&GameRecord) -> Option<T>,
-) -> Option<T> {
-    let mut values = records.iter().map(|(_, r)| get(r));
-    let first = values.next()??;
-    values.all(|v| v.as_ref() == Some(&first)).then_some(first)
+/// The machine the games were played on, if every file's folder names the same one in its
+/// event.json.
+fn machine_of(files: &[PathBuf]) -> Option<String> {
+    let machines: Vec<Option<String>> = files
+        .iter()
+        .map(|f| {
+            let dir = f.parent().unwrap_or(std::path::Path::new("."));
+            EventInfo::read(dir).ok().flatten().and_then(|e| e.machine)
+        })
+        .collect();
+    let first = machines.first()?.clone()?;
+    machines
+        .iter()
+        .all(|m| m.as_ref() == Some(&first))
+        .then_some(first)
 }

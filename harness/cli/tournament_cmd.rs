@@ -172,7 +172,7 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
     // Only the games played by this run count for speed; a resumed run skips the rest.
     let played = progress.played();
     let resumed = records.len() - played;
-    finish(&t, records)?;
+    let report = finish(&t, records)?;
     if !args.quiet {
         if resumed > 0 {
             eprintln!("{resumed} games were already in the journal");
@@ -182,11 +182,17 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
     if args.analyze || t.analyze {
         crate::analyze_cmd::after_tournament(&t.out, args.quiet)?;
     }
+    let page = crate::report_cmd::rebuild(&t.out, Some(report))?;
+    crate::outln!("report in {}", page.display());
     Ok(Ended::Finished)
 }
 
-/// Writes games.jsonl in schedule order, then every report file, and prints the tables.
-fn finish(t: &Tournament, records: HashMap<u32, GameRecord>) -> Result<(), String> {
+/// Writes games.jsonl in schedule order, then every report file and event.json, and prints
+/// the tables; returns the ratings report, for report.html.
+fn finish(
+    t: &Tournament,
+    records: HashMap<u32, GameRecord>,
+) -> Result<quads_reports::report::Report, String> {
     let mut ordered: Vec<GameRecord> = records.into_values().collect();
     ordered.sort_by_key(|r| r.game);
     let text: String = ordered.iter().map(|r| r.to_json() + "\n").collect();
@@ -203,9 +209,26 @@ fn finish(t: &Tournament, records: HashMap<u32, GameRecord>) -> Result<(), Strin
     .map_err(|e| e.to_string())?;
     quads_reports::export::write_all(&report, &t.out)
         .map_err(|e| format!("cannot write reports into {}: {e}", t.out.display()))?;
+    crate::report_cmd::write_event(
+        &t.out,
+        &quads_reports::html::EventInfo {
+            name: t.name.clone(),
+            seed: Some(t.seed),
+            bots: report.bots.clone(),
+            anchor: t
+                .anchor
+                .as_ref()
+                .map(|(bot, elo)| quads_reports::html::Anchor {
+                    bot: bot.clone(),
+                    elo: *elo,
+                }),
+            machine: Some(crate::report_cmd::machine()),
+            games: vec!["games.jsonl".to_owned()],
+        },
+    )?;
     crate::outp!("{}", quads_reports::export::table(&report));
     crate::outln!("results, standings and charts in {}", t.out.display());
-    Ok(())
+    Ok(report)
 }
 
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {

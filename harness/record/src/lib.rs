@@ -124,6 +124,41 @@ impl GameRecord {
     pub fn pair_id(&self) -> u32 {
         self.pair.unwrap_or(self.game.div_ceil(2))
     }
+
+    /// The name of the log the bot in `seat` left for this game in the `logs/` folder beside
+    /// the records, if it left one (a bot that wrote nothing gets no file).
+    pub fn log_file(&self, seat: Seat) -> Option<String> {
+        let i = seat.index();
+        (self.timing.log_bytes[i] > 0 || self.timing.log_dropped[i] > 0)
+            .then(|| log_file_name(self.game, seat, &self.bot(seat).name))
+    }
+}
+
+/// The name of a bot's log of one game: `game-NNNN-SEAT-NAME.log`, `NAME` being
+/// [`file_safe`]. The referee writes logs under this name and the reports link to them by it.
+pub fn log_file_name(game: u32, seat: Seat, bot: &str) -> String {
+    format!("game-{game:04}-{seat}-{}.log", file_safe(bot))
+}
+
+/// A bot's name made safe for a file name: letters, digits, `-` and `_` stay, anything else
+/// becomes `_`, at most 40 characters, `bot` if nothing is left.
+pub fn file_safe(bot: &str) -> String {
+    let safe: String = bot
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    if safe.is_empty() {
+        "bot".to_owned()
+    } else {
+        safe
+    }
 }
 
 /// A line of `games.jsonl` that is not a game record.

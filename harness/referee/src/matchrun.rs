@@ -134,11 +134,7 @@ pub fn write_logs(
         if log.kept.is_empty() && log.dropped == 0 {
             continue;
         }
-        let name = format!(
-            "game-{:04}-{seat}-{}.log",
-            record.game,
-            file_safe(&entry.name)
-        );
+        let name = quads_record::log_file_name(record.game, *seat, &entry.name);
         let path = dir.join(name);
         let mut text = log.kept.clone();
         if log.dropped > 0 {
@@ -147,24 +143,4 @@ pub fn write_logs(
         std::fs::write(&path, text).map_err(|e| (path, e))?;
     }
     Ok(())
-}
-
-/// A name made safe for a file name.
-fn file_safe(name: &str) -> String {
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(40)
-        .collect();
-    if safe.is_empty() {
-        "bot".to_owned()
-    } else {
-        safe
-    }
 }

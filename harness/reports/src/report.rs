@@ -99,6 +99,9 @@ pub struct Report {
     pub bots: Vec<String>,
     /// The games, as given (in schedule order).
     pub records: Vec<GameRecord>,
+    /// The source (file) each game came from, as given to [`build`], in the order of
+    /// `records`.
+    pub sources: Vec<usize>,
     /// All games, then each variant.
     pub blocks: Vec<Block>,
     /// Ratings (all games) after the first `n` games, for n at even steps: (n, ratings).
@@ -265,6 +268,7 @@ pub fn build(
     Ok(Report {
         event: event.to_owned(),
         bots: names,
+        sources: records.iter().map(|(s, _)| *s).collect(),
         records: records.into_iter().map(|(_, r)| r).collect(),
         blocks,
         convergence,
