@@ -57,7 +57,7 @@ impl Talk {
         self.bot
             .send(&text)
             .await
-            .map_err(|gone| describe(gone, "to read this line"))
+            .map_err(|gone| unsent(gone, &text))
     }
 
     /// The next line that is not `info`, within `limit`.
@@ -275,6 +275,19 @@ fn read_move(line: &str) -> Result<Move, Failed> {
 }
 
 /// A bot that did not answer, in its author's terms.
+/// Why a line could not be sent: the bot was gone before it could read it.
+fn unsent(gone: Reply, line: &str) -> Failed {
+    match gone {
+        Reply::Exited(status) => format!(
+            "the bot {} before the referee could send `{line}`",
+            crate::describe_exit(status)
+        ),
+        _ => format!(
+            "the bot stopped reading its stdin (closed it, or left it full for 5 s) before the referee could send `{line}`"
+        ),
+    }
+}
+
 fn describe(reply: Reply, waiting_for: &str) -> Failed {
     match reply {
         Reply::Timeout => {
