@@ -49,7 +49,7 @@ fn main() {
         broken.extend(memory(&run.memory, games));
         runs.push(run);
     }
-    broken.extend(soak::differences(&runs[0].out, &runs[1].out));
+    broken.extend(common::differences(&runs[0].out, &runs[1].out));
     let printed = |r: &soak::Run| r.printed.replace(&*r.out.display().to_string(), "OUT");
     if printed(&runs[0]) != printed(&runs[1]) {
         broken.push("the two runs printed different standings".into());

@@ -22,7 +22,7 @@ fn the_harness_holds_under_load_and_misbehaviour() {
     let second = soak::run(&config, &dir.path().join("b"), &["--pairs", "2"], false);
     assert_eq!(soak::leftovers(second.pid), Vec::<String>::new());
     assert_eq!(
-        soak::differences(&first.out, &second.out),
+        common::differences(&first.out, &second.out),
         Vec::<String>::new()
     );
     // The same standings, from the same folder name.

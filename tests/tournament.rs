@@ -497,31 +497,38 @@ fn a_run_killed_with_sigkill_resumes_to_the_same_results() {
     );
 }
 
+/// Ctrl-C, and SIGTERM (what Slurm and Kubernetes send to stop a task), stop a run the same way.
 #[test]
-fn ctrl_c_stops_cleanly_and_the_run_resumes() {
-    let q = Quads::new();
-    let marker = format!("ctrlc-{}", std::process::id());
-    let cfg = slow_config(q.dir(), &marker);
-    let out = q.dir().join("out");
-    let mut running = start(&q, &cfg, &out);
-    running.wait_for_games(3);
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(running.child.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
-    let (status, stderr) = running.wait();
-    assert_eq!(status.code(), Some(130));
-    assert!(stderr.contains("quads: interrupted: "), "{stderr}");
-    assert!(
-        processes_with(&marker).is_empty(),
-        "bots left behind: {:?}",
-        processes_with(&marker)
-    );
-    let recorded = journal_lines(&out);
-    assert!((3..24).contains(&recorded), "{recorded}");
-    tournament(&q, &cfg, &out, &["--concurrency", "2"]);
-    assert_eq!(games_without_timing(&out).len(), 24);
+fn ctrl_c_or_sigterm_stops_cleanly_and_the_run_resumes() {
+    use nix::sys::signal::Signal;
+    for signal in [Signal::SIGINT, Signal::SIGTERM] {
+        let q = Quads::new();
+        let marker = format!("{signal}-{}", std::process::id());
+        let cfg = slow_config(q.dir(), &marker);
+        let out = q.dir().join("out");
+        let mut running = start(&q, &cfg, &out);
+        running.wait_for_games(3);
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(running.child.id() as i32),
+            signal,
+        )
+        .unwrap();
+        let (status, stderr) = running.wait();
+        assert_eq!(status.code(), Some(130), "{signal}");
+        assert!(
+            stderr.contains("quads: interrupted: "),
+            "{signal}: {stderr}"
+        );
+        assert!(
+            processes_with(&marker).is_empty(),
+            "{signal}: bots left behind: {:?}",
+            processes_with(&marker)
+        );
+        let recorded = journal_lines(&out);
+        assert!((3..24).contains(&recorded), "{signal}: {recorded}");
+        tournament(&q, &cfg, &out, &["--concurrency", "2"]);
+        assert_eq!(games_without_timing(&out).len(), 24, "{signal}");
+    }
 }
 
 /// A second Ctrl-C during the stop neither kills quads (it would die by the signal, with no

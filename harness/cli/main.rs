@@ -7,6 +7,7 @@ mod analyze_cmd;
 mod bots_file;
 mod check_cmd;
 mod match_cmd;
+mod merge_cmd;
 mod perft_cmd;
 mod ratings_cmd;
 mod report_cmd;
@@ -70,6 +71,9 @@ enum Command {
     /// Play a tournament from a config: every pairing in every variant, resumable; then write
     /// results, standings, ratings and charts.
     Tournament(tournament_cmd::Args),
+    /// Put the shards of one tournament (`quads tournament --shard I/N`) together into the
+    /// files a single run writes; says which shard or games are missing.
+    Merge(merge_cmd::Args),
     /// Standings, ratings and charts from one or more games.jsonl files.
     Ratings(ratings_cmd::Args),
     /// Judge every move made with few empty squares left by the exact solver: blunders,
@@ -123,6 +127,7 @@ fn main() -> ExitCode {
         Command::Ratings(args) => ratings_cmd::run(&args),
         Command::Analyze(args) => analyze_cmd::run(&args),
         Command::Report(args) => report_cmd::run(&args),
+        Command::Merge(args) => merge_cmd::run(&args),
         Command::Sprt(args) => match sprt_cmd::run_cmd(&args) {
             Ok(code) => return ExitCode::from(code),
             Err(e) => Err(e),

@@ -9,7 +9,8 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use quads_referee::{parse_duration, GameRecord};
 use quads_tournament::{
-    admit, cores, read_config, read_journal, run, schedule, Overrides, RunError, Tournament,
+    admit, cores, read_config, read_journal, run, schedule, select, Layout, Overrides, RunError,
+    Scheduled, Shard, ShardInfo, Tournament,
 };
 use tokio::sync::watch;
 
@@ -34,6 +35,10 @@ pub struct Args {
     /// `analyze = true` in the config).
     #[arg(long)]
     analyze: bool,
+    /// Play only shard I of N of the schedule (I from 0, as Slurm's SLURM_ARRAY_TASK_ID), into
+    /// a folder of its own; `quads merge` puts the shards together.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
 }
 
 /// Command-line replacements for a config's seed, concurrency and output folder (shared by
@@ -134,19 +139,19 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
         }
     }
     crate::sandbox_cmd::record(&t.out, &t.bots)?;
-    let games = schedule(&t);
+    let games = games(&t, args.shard)?;
     let (cancel_tx, cancel_rx) = watch::channel(false);
     let journal = t.out.join("journal.jsonl");
-    let progress = Progress::new(&t, games.len(), args.quiet);
+    let progress = Progress::new(&t, games.len(), args.shard, args.quiet);
     let started = std::time::Instant::now();
     let outcome = runtime.block_on(async {
         tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
+            if stop_signal().await {
                 eprintln!("\nquads: stopping: abandoning the games in flight");
                 let _ = cancel_tx.send(true);
                 // Exiting here would leave the idle bots running: the stop is bounded (each
                 // bot gets `quit`, then SIGTERM, then SIGKILL), so a second Ctrl-C only says so.
-                while tokio::signal::ctrl_c().await.is_ok() {
+                while stop_signal().await {
                     eprintln!(
                         "quads: still stopping: ending every bot first, a few seconds at most"
                     );
@@ -172,7 +177,9 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
     // Only the games played by this run count for speed; a resumed run skips the rest.
     let played = progress.played();
     let resumed = records.len() - played;
-    let report = finish(&t, records)?;
+    let mut ordered: Vec<GameRecord> = records.into_values().collect();
+    ordered.sort_by_key(|r| r.game);
+    let report = finish(&t.out, &Event::of(&t), ordered)?;
     if !args.quiet {
         if resumed > 0 {
             eprintln!("{resumed} games were already in the journal");
@@ -187,47 +194,113 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
     Ok(Ended::Finished)
 }
 
-/// Writes games.jsonl in schedule order, then every report file and event.json, and prints
-/// the tables; returns the ratings report, for report.html.
-fn finish(
-    t: &Tournament,
-    records: HashMap<u32, GameRecord>,
+/// Ctrl-C or SIGTERM (what Slurm and Kubernetes send to stop a task); false if neither can be
+/// listened to.
+async fn stop_signal() -> bool {
+    use tokio::signal::unix::{signal, SignalKind};
+    let Ok(mut term) = signal(SignalKind::terminate()) else {
+        return tokio::signal::ctrl_c().await.is_ok();
+    };
+    tokio::select! {
+        int = tokio::signal::ctrl_c() => int.is_ok(),
+        term = term.recv() => term.is_some(),
+    }
+}
+
+/// The games this run plays: the whole schedule, or a shard of it. A shard's folder gets
+/// `shard.json`, which says which shard of which tournament it holds; a folder never holds
+/// both a shard and a whole run.
+fn games(t: &Tournament, shard: Option<Shard>) -> Result<Vec<Scheduled>, String> {
+    let all = schedule(t);
+    let had = ShardInfo::read(&t.out)?;
+    let Some(shard) = shard else {
+        return match had {
+            Some(old) => Err(format!(
+                "{} holds shard {} of a tournament; play the whole tournament into another --out, or give --shard {}",
+                t.out.display(),
+                old.shard,
+                old.shard
+            )),
+            None => Ok(all),
+        };
+    };
+    let layout = Layout::of(t);
+    layout.check(shard)?;
+    if had.is_none() && t.out.join("journal.jsonl").exists() {
+        return Err(format!(
+            "{} holds games of a whole tournament, not of a shard; give each shard a folder of its own",
+            t.out.display()
+        ));
+    }
+    ShardInfo::new(t, &all, shard).claim(&t.out)?;
+    Ok(select(&all, &layout, shard))
+}
+
+/// What a results folder says about its event besides the games (event.json, the ratings).
+pub struct Event {
+    /// The event's name.
+    pub name: String,
+    /// The tournament's seed, for the ratings' bootstrap.
+    pub seed: u64,
+    /// The bots in the config's order.
+    pub bots: Vec<String>,
+    /// A bot pinned at an Elo.
+    pub anchor: Option<(String, f64)>,
+    /// The machine (or machines) that played the games.
+    pub machine: String,
+}
+
+impl Event {
+    fn of(t: &Tournament) -> Event {
+        Event {
+            name: t.name.clone(),
+            seed: t.seed,
+            bots: t.bots.iter().map(|b| b.name.clone()).collect(),
+            anchor: t.anchor.clone(),
+            machine: crate::report_cmd::machine(),
+        }
+    }
+}
+
+/// Writes `records` (in schedule order) as games.jsonl, then every report file and
+/// event.json, and prints the tables; returns the ratings report, for report.html.
+pub fn finish(
+    out: &Path,
+    event: &Event,
+    records: Vec<GameRecord>,
 ) -> Result<quads_reports::report::Report, String> {
-    let mut ordered: Vec<GameRecord> = records.into_values().collect();
-    ordered.sort_by_key(|r| r.game);
-    let text: String = ordered.iter().map(|r| r.to_json() + "\n").collect();
-    write_atomic(&t.out.join("games.jsonl"), text.as_bytes())?;
-    let bots: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
-    let anchor = t.anchor.as_ref().map(|(bot, elo)| (bot.as_str(), *elo));
+    let text: String = records.iter().map(|r| r.to_json() + "\n").collect();
+    write_atomic(&out.join("games.jsonl"), text.as_bytes())?;
+    let anchor = event.anchor.as_ref().map(|(bot, elo)| (bot.as_str(), *elo));
     let report = quads_reports::report::build(
-        &t.name,
-        ordered.into_iter().map(|r| (0, r)).collect(),
-        &bots,
-        t.seed,
+        &event.name,
+        records.into_iter().map(|r| (0, r)).collect(),
+        &event.bots,
+        event.seed,
         anchor,
     )
     .map_err(|e| e.to_string())?;
-    quads_reports::export::write_all(&report, &t.out)
-        .map_err(|e| format!("cannot write reports into {}: {e}", t.out.display()))?;
+    quads_reports::export::write_all(&report, out)
+        .map_err(|e| format!("cannot write reports into {}: {e}", out.display()))?;
     crate::report_cmd::write_event(
-        &t.out,
+        out,
         &quads_reports::html::EventInfo {
-            name: t.name.clone(),
-            seed: Some(t.seed),
+            name: event.name.clone(),
+            seed: Some(event.seed),
             bots: report.bots.clone(),
-            anchor: t
+            anchor: event
                 .anchor
                 .as_ref()
                 .map(|(bot, elo)| quads_reports::html::Anchor {
                     bot: bot.clone(),
                     elo: *elo,
                 }),
-            machine: Some(crate::report_cmd::machine()),
+            machine: Some(event.machine.clone()),
             games: vec!["games.jsonl".to_owned()],
         },
     )?;
     crate::outp!("{}", quads_reports::export::table(&report));
-    crate::outln!("results, standings and charts in {}", t.out.display());
+    crate::outln!("results, standings and charts in {}", out.display());
     Ok(report)
 }
 
@@ -248,7 +321,7 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(t: &Tournament, total: usize, quiet: bool) -> Progress {
+    fn new(t: &Tournament, total: usize, shard: Option<Shard>, quiet: bool) -> Progress {
         let terminal = std::io::stderr().is_terminal();
         let bar = (!quiet && terminal).then(|| {
             let bar = ProgressBar::new(total as u64);
@@ -260,8 +333,11 @@ impl Progress {
             bar
         });
         if !quiet {
+            let part = shard.map_or(String::new(), |s| {
+                format!(" (shard {s} of {})", Layout::of(t).games)
+            });
             eprintln!(
-                "{}: {} games, {} at once, results in {}",
+                "{}: {} games{part}, {} at once, results in {}",
                 t.name,
                 total,
                 t.concurrency,

@@ -83,3 +83,58 @@ pub fn games(path: &Path) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
+
+#[allow(dead_code, reason = "used by the soak run and the shards' tests only")]
+/// How the result files of two runs differ, timing apart (the records' `timing`, results.csv's
+/// duration): the first difference of each file. Two runs of the same config and seed with
+/// deterministic bots, however cut into shards, give none.
+pub fn differences(a: &Path, b: &Path) -> Vec<String> {
+    let mut broken = Vec::new();
+    let games = |out: &Path| -> Vec<String> {
+        games(&out.join("games.jsonl"))
+            .into_iter()
+            .map(|mut g| {
+                if let Some(o) = g.as_object_mut() {
+                    o.remove("timing");
+                }
+                g.to_string()
+            })
+            .collect()
+    };
+    let (ga, gb) = (games(a), games(b));
+    if ga.len() != gb.len() {
+        broken.push(format!(
+            "games.jsonl: {} games, then {}",
+            ga.len(),
+            gb.len()
+        ));
+    } else if let Some((x, y)) = ga.iter().zip(&gb).find(|(x, y)| x != y) {
+        broken.push(format!("games.jsonl differs:\n  {x}\n  {y}"));
+    }
+    // results.csv ends each row with the game's duration: the one column measured.
+    let results = |out: &Path| -> Vec<String> {
+        std::fs::read_to_string(out.join("results.csv"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| l.rsplit_once(',').map_or(l, |(rest, _)| rest).to_owned())
+            .collect()
+    };
+    if results(a) != results(b) {
+        broken.push("results.csv differs between the two runs (duration_ms apart)".into());
+    }
+    for file in [
+        "standings.csv",
+        "pairwise.csv",
+        "standings.txt",
+        "games.pgn",
+        "elo.svg",
+        "crosstable.svg",
+        "convergence.svg",
+    ] {
+        let read = |out: &Path| std::fs::read(out.join(file)).unwrap_or_default();
+        if read(a) != read(b) {
+            broken.push(format!("{file} differs between the two runs"));
+        }
+    }
+    broken
+}

@@ -6,13 +6,17 @@ mod admission;
 pub mod config;
 pub mod entrants;
 mod entrants_report;
+mod merge;
 mod run;
 mod schedule;
+mod shard;
 
 pub use admission::{admit, Admission, EntrantsError};
 pub use config::{
     check_sprt, command, cores, read_bots_file, read_config, ConfigError, Format, Openings,
     Overrides, SprtSettings, Tournament,
 };
-pub use run::{read_journal, run, RunError};
+pub use merge::{merge, MergeError, Merged, ShardDir};
+pub use run::{journal_records, read_journal, run, RunError};
 pub use schedule::{pairings, random_opening, schedule, Scheduled};
+pub use shard::{fingerprint, select, BadShard, Layout, Shard, ShardInfo, SHARD_FILE};

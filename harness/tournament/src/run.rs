@@ -42,16 +42,12 @@ pub enum RunError {
     },
 }
 
-/// Reads the finished games of a journal, checking each against the schedule.
-pub fn read_journal(
-    path: &Path,
-    t: &Tournament,
-    schedule: &[Scheduled],
-) -> Result<HashMap<u32, GameRecord>, RunError> {
-    let mut done = HashMap::new();
+/// The records of a journal's complete lines, in the order they were written. A line a crash
+/// cut short does not count, nor does a line that is not a record.
+pub fn journal_records(path: &Path) -> Result<Vec<GameRecord>, RunError> {
     let text = match std::fs::read(path) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(done),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => {
             return Err(RunError::Journal(format!(
                 "cannot read {}: {e}",
@@ -59,18 +55,29 @@ pub fn read_journal(
             )))
         }
     };
-    // Only complete lines count: a crash may have cut the last one short.
     let complete = match text.iter().rposition(|&b| b == b'\n') {
         Some(i) => &text[..=i],
         None => &text[..0],
     };
-    for line in String::from_utf8_lossy(complete).lines() {
-        let Ok(record) = serde_json::from_str::<GameRecord>(line) else {
-            continue;
-        };
-        let Some(game) = schedule.get((record.game as usize).wrapping_sub(1)) else {
+    Ok(String::from_utf8_lossy(complete)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<GameRecord>(line).ok())
+        .collect())
+}
+
+/// Reads the finished games of a journal, checking each against the schedule (the whole
+/// schedule, or a shard's part of it, in schedule order).
+pub fn read_journal(
+    path: &Path,
+    t: &Tournament,
+    schedule: &[Scheduled],
+) -> Result<HashMap<u32, GameRecord>, RunError> {
+    let mut done = HashMap::new();
+    for record in journal_records(path)? {
+        let Ok(at) = schedule.binary_search_by_key(&record.game, |g| g.number) else {
             return Err(mismatch(path, record.game));
         };
+        let game = &schedule[at];
         let rules = t.variants[game.variant].to_string();
         let same = record.rules == rules
             && record.seed == game.seed
