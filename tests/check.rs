@@ -70,11 +70,15 @@ fn every_bundled_strategy_passes_every_scenario() {
     }
     let (code, lines) = check(&q, &[&bot, "--level", "5"]);
     assert_eq!((code, verdicts(&lines)), (Some(0), all_ok), "level 5");
-    // Level 5 plays perfectly where these positions are: not one warning.
-    assert_eq!(
-        lines.last().unwrap(),
-        &format!("{n} of {n} scenarios passed, 0 warnings", n = names().len())
-    );
+    // Level 5 plays perfectly where these positions are: no warning about a move. (A warning
+    // that a move took over half its time depends on the machine's load, not on the bot: on a
+    // busy CI machine level 5 once earned two.)
+    let about_moves: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.trim_start().starts_with("warning: "))
+        .filter(|l| !l.contains("more than half of the"))
+        .collect();
+    assert_eq!(about_moves, Vec::<&String>::new(), "level 5");
 }
 
 /// The scenarios that send `go`.
