@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use quads_reports::html::EventInfo;
+use quads_reports::html::{Anchor, EventInfo};
 use quads_tournament::{merge, Merged};
 
-use crate::tournament_cmd::{finish, write_atomic, Event};
+use crate::tournament_cmd::{finish, write_atomic};
 
 /// Arguments of `quads merge`.
 #[derive(clap::Args)]
@@ -46,15 +46,19 @@ pub fn run(args: &Args) -> Result<(), String> {
     copy_logs(&merged, out)?;
     copy_shared(&merged, out)?;
     let info = &merged.info;
-    let event = Event {
+    let event = EventInfo {
         name: info.name.clone(),
-        seed: info.seed,
+        seed: Some(info.seed),
         bots: info.bots.clone(),
-        anchor: info.anchor.clone(),
-        machine: machines(&merged)?,
+        anchor: info.anchor.as_ref().map(|(bot, elo)| Anchor {
+            bot: bot.clone(),
+            elo: *elo,
+        }),
+        machine: Some(machines(&merged)?),
+        games: vec!["games.jsonl".to_owned()],
     };
     let games = merged.records.len();
-    let report = finish(out, &event, merged.records)?;
+    let report = finish(out, event, merged.records)?;
     if !args.quiet {
         eprintln!(
             "{games} games from {} shards merged into {}",

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use quads_referee::{parse_duration, GameRecord};
+use quads_reports::html::{Anchor, EventInfo};
 use quads_tournament::{
     admit, cores, read_config, read_journal, run, schedule, select, Layout, Overrides, RunError,
     Scheduled, Shard, ShardInfo, Tournament,
@@ -179,7 +180,7 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
     let resumed = records.len() - played;
     let mut ordered: Vec<GameRecord> = records.into_values().collect();
     ordered.sort_by_key(|r| r.game);
-    let report = finish(&t.out, &Event::of(&t), ordered)?;
+    let report = finish(&t.out, event_of(&t), ordered)?;
     if !args.quiet {
         if resumed > 0 {
             eprintln!("{resumed} games were already in the journal");
@@ -236,47 +237,37 @@ fn games(t: &Tournament, shard: Option<Shard>) -> Result<Vec<Scheduled>, String>
     Ok(select(&all, &layout, shard))
 }
 
-/// What a results folder says about its event besides the games (event.json, the ratings).
-pub struct Event {
-    /// The event's name.
-    pub name: String,
-    /// The tournament's seed, for the ratings' bootstrap.
-    pub seed: u64,
-    /// The bots in the config's order.
-    pub bots: Vec<String>,
-    /// A bot pinned at an Elo.
-    pub anchor: Option<(String, f64)>,
-    /// The machine (or machines) that played the games.
-    pub machine: String,
-}
-
-impl Event {
-    fn of(t: &Tournament) -> Event {
-        Event {
-            name: t.name.clone(),
-            seed: t.seed,
-            bots: t.bots.iter().map(|b| b.name.clone()).collect(),
-            anchor: t.anchor.clone(),
-            machine: crate::report_cmd::machine(),
-        }
+/// A tournament's event.json, before the ratings order its bots.
+fn event_of(t: &Tournament) -> EventInfo {
+    EventInfo {
+        name: t.name.clone(),
+        seed: Some(t.seed),
+        bots: t.bots.iter().map(|b| b.name.clone()).collect(),
+        anchor: t.anchor.as_ref().map(|(bot, elo)| Anchor {
+            bot: bot.clone(),
+            elo: *elo,
+        }),
+        machine: Some(crate::report_cmd::machine()),
+        games: vec!["games.jsonl".to_owned()],
     }
 }
 
 /// Writes `records` (in schedule order) as games.jsonl, then every report file and
-/// event.json, and prints the tables; returns the ratings report, for report.html.
+/// `event` as event.json (its bots in the ratings' order), and prints the tables; returns the
+/// ratings report, for report.html.
 pub fn finish(
     out: &Path,
-    event: &Event,
+    event: EventInfo,
     records: Vec<GameRecord>,
 ) -> Result<quads_reports::report::Report, String> {
     let text: String = records.iter().map(|r| r.to_json() + "\n").collect();
     write_atomic(&out.join("games.jsonl"), text.as_bytes())?;
-    let anchor = event.anchor.as_ref().map(|(bot, elo)| (bot.as_str(), *elo));
+    let anchor = event.anchor.as_ref().map(|a| (a.bot.as_str(), a.elo));
     let report = quads_reports::report::build(
         &event.name,
         records.into_iter().map(|r| (0, r)).collect(),
         &event.bots,
-        event.seed,
+        event.seed.unwrap_or_default(),
         anchor,
     )
     .map_err(|e| e.to_string())?;
@@ -284,19 +275,9 @@ pub fn finish(
         .map_err(|e| format!("cannot write reports into {}: {e}", out.display()))?;
     crate::report_cmd::write_event(
         out,
-        &quads_reports::html::EventInfo {
-            name: event.name.clone(),
-            seed: Some(event.seed),
+        &EventInfo {
             bots: report.bots.clone(),
-            anchor: event
-                .anchor
-                .as_ref()
-                .map(|(bot, elo)| quads_reports::html::Anchor {
-                    bot: bot.clone(),
-                    elo: *elo,
-                }),
-            machine: Some(event.machine.clone()),
-            games: vec!["games.jsonl".to_owned()],
+            ..event
         },
     )?;
     crate::outp!("{}", quads_reports::export::table(&report));

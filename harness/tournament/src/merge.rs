@@ -211,9 +211,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged, MergeError> {
     for shard in shards.values() {
         let mut found = read_records(&shard.dir)?;
         let expected = layout.games_of(shard.info.shard);
-        if let Some(&game) = found.keys().find(|&&g| {
-            g == 0 || g > layout.games || layout.shard_of(g, count) != shard.info.shard.index
-        }) {
+        if let Some(&game) = found.keys().find(|g| expected.binary_search(g).is_err()) {
             return Err(MergeError::Stray {
                 dir: shard.dir.clone(),
                 shard: shard.info.shard,

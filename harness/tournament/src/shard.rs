@@ -134,9 +134,10 @@ fn deal(block: u32, count: u32) -> Vec<u32> {
 
 /// The games of `schedule` that `shard` plays.
 pub fn select(schedule: &[Scheduled], layout: &Layout, shard: Shard) -> Vec<Scheduled> {
+    let mine = layout.games_of(shard);
     schedule
         .iter()
-        .filter(|g| layout.shard_of(g.number, shard.count) == shard.index)
+        .filter(|g| mine.binary_search(&g.number).is_ok())
         .cloned()
         .collect()
 }
