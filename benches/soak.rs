@@ -36,7 +36,7 @@ fn main() {
         let started = Instant::now();
         let run = soak::run(&config, &dir.path().join(name), &extra, true);
         let seconds = started.elapsed().as_secs_f64();
-        let left = soak::leftovers(run.pid);
+        let left = common::leftovers(run.pid);
         let games = common::games(&run.out.join("games.jsonl")).len();
         println!(
             "{name} run: {games} games in {seconds:.0} s ({:.1} games/s); {} processes left",

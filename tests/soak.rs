@@ -14,13 +14,13 @@ fn the_harness_holds_under_load_and_misbehaviour() {
     let config = soak::config(dir.path());
     let first = soak::run(&config, &dir.path().join("a"), &["--pairs", "2"], false);
     // Checked before the second run starts, so that its bots cannot be mistaken for leftovers.
-    assert_eq!(soak::leftovers(first.pid), Vec::<String>::new());
+    assert_eq!(common::leftovers(first.pid), Vec::<String>::new());
     assert_eq!(common::games(&first.out.join("games.jsonl")).len(), 540);
     assert_eq!(soak::broken_games(&first.out), Vec::<String>::new());
     assert_eq!(soak::broken_attacks(&first.out), Vec::<String>::new());
 
     let second = soak::run(&config, &dir.path().join("b"), &["--pairs", "2"], false);
-    assert_eq!(soak::leftovers(second.pid), Vec::<String>::new());
+    assert_eq!(common::leftovers(second.pid), Vec::<String>::new());
     assert_eq!(
         common::differences(&first.out, &second.out),
         Vec::<String>::new()

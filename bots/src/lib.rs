@@ -16,5 +16,5 @@ mod strategy;
 pub mod symmetry;
 
 pub use levels::{Limit, LEVELS, SOLVER_TABLE_MIB, SOLVE_EMPTY, SOLVE_TRY};
-pub use protocol::run;
+pub use protocol::{run, Delay};
 pub use strategy::Strategy;

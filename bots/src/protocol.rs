@@ -25,8 +25,22 @@ fn think(how_long: std::time::Duration) {
     }
 }
 
-/// Plays the protocol on stdin/stdout until `quit` or end of input, thinking `delay` per move.
-pub fn run(name: &str, mut strategy: Strategy, delay: std::time::Duration) -> io::Result<()> {
+/// What a bot does before each move besides choosing it, to stand in for a real engine in
+/// benchmarks and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Delay {
+    /// Computes busily, on its CPU, for this long once, before reading its first line (an
+    /// engine loading its tables: the start gate's benchmark, docs/scale.md).
+    pub start: std::time::Duration,
+    /// Computes busily, on its CPU, for this long (an engine searching on the referee's cores).
+    pub think: std::time::Duration,
+    /// Then sleeps this long, using no CPU (an engine searching on cores of its own: the
+    /// referee's load at scale, docs/scale.md).
+    pub wait: std::time::Duration,
+}
+
+/// Plays the protocol on stdin/stdout until `quit` or end of input, with `delay` per move.
+pub fn run(name: &str, mut strategy: Strategy, delay: Delay) -> io::Result<()> {
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     let mut rules = Rules::QUADS;
@@ -36,6 +50,9 @@ pub fn run(name: &str, mut strategy: Strategy, delay: std::time::Duration) -> io
         writeln!(out, "{msg}")?;
         out.flush()
     };
+    if !delay.start.is_zero() {
+        think(delay.start);
+    }
     for line in stdin.lock().lines() {
         let line = line?;
         let msg: ToBot = match line.parse() {
@@ -104,8 +121,11 @@ pub fn run(name: &str, mut strategy: Strategy, delay: std::time::Duration) -> io
             }
             ToBot::Go(go) => {
                 let received = Instant::now();
-                if !delay.is_zero() {
-                    think(delay);
+                if !delay.think.is_zero() {
+                    think(delay.think);
+                }
+                if !delay.wait.is_zero() {
+                    std::thread::sleep(delay.wait);
                 }
                 let mv = strategy.choose(
                     &go,

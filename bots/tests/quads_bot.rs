@@ -259,3 +259,43 @@ fn level_5_does_not_walk_into_a_forced_loss_that_mcts_misses() {
         assert_eq!(mv, ranked[safe], "seed {seed}");
     }
 }
+
+#[test]
+fn the_delays_do_not_change_the_moves() {
+    let input = "quads 1\nnewgame rules quads seat first seed 9 movetime 1000\nisready\ngo position ..../..../..../.... - remaining BDQF BDQH BDRF BDRH BLQF BLQH BLRF BLRH SDQF SDQH SDRF SDRH SLQF SLQH SLRF SLRH last - time - optime - movetime 1000\nquit\n";
+    let plain = converse(&["--strategy", "random"], input);
+    let delayed = converse(
+        &[
+            "--strategy",
+            "random",
+            "--think-ms",
+            "5",
+            "--wait-ms",
+            "5",
+            "--start-ms",
+            "5",
+        ],
+        input,
+    );
+    assert_eq!(plain, delayed);
+    assert!(plain.last().unwrap().parse::<FromBot>().is_ok());
+}
+
+#[test]
+fn a_delay_that_is_not_a_number_is_a_usage_error() {
+    for flag in ["--think-ms", "--wait-ms", "--start-ms"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_quads-bot"))
+            .args([flag, "soon"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1);
+        assert!(
+            err.starts_with(&format!(
+                "quads-bot: {flag} takes whole milliseconds, not `soon`; usage: quads-bot"
+            )),
+            "{err}"
+        );
+    }
+}

@@ -399,8 +399,9 @@ fn stats(games: usize, elapsed: Duration) -> String {
 }
 
 /// The runtime that plays a tournament's games: one worker thread per game in flight, at most
-/// one per core.
+/// one per core. Makes room for the open files of its bots first, or says why not.
 pub fn runtime(concurrency: usize) -> Result<tokio::runtime::Runtime, String> {
+    quads_referee::open_files::make_room(concurrency).map_err(|e| e.to_string())?;
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(cores().min(concurrency).max(1))
         .enable_all()

@@ -213,31 +213,3 @@ pub fn broken_attacks(out: &Path) -> Vec<String> {
     }
     broken
 }
-
-/// Processes still alive that one of the referee's bots started: each bot and everything it
-/// starts carries `QUADS_ARENA_BOT=<referee pid>-<n>` in its environment.
-pub fn leftovers(referee: u32) -> Vec<String> {
-    let prefix = format!("QUADS_ARENA_BOT={referee}-");
-    let mut left = Vec::new();
-    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Ok(environ) = std::fs::read(format!("/proc/{pid}/environ")) else {
-            continue;
-        };
-        if environ
-            .split(|&b| b == 0)
-            .any(|v| v.starts_with(prefix.as_bytes()))
-        {
-            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-            left.push(format!(
-                "process {pid} outlived the run: {}",
-                cmdline.trim()
-            ));
-        }
-    }
-    left
-}

@@ -1,6 +1,8 @@
-//! `quads-bot [--strategy NAME | --level 1..5] [--name NAME] [--think-ms MS]`: a bot for Quads
-//! Arena. `--think-ms` makes it compute (busily, on its CPU) for that long before each move, to
-//! stand in for a real engine in benchmarks and tests; its moves do not change.
+//! `quads-bot [--strategy NAME | --level 1..5] [--name NAME] [--think-ms MS] [--wait-ms MS]
+//! [--start-ms MS]`: a bot for Quads Arena. `--think-ms` makes it compute (busily, on its CPU)
+//! for that long before each move, `--wait-ms` sleep that long, and `--start-ms` compute that
+//! long once before its handshake, to stand in for a real engine in benchmarks and tests; its
+//! moves do not change.
 
 use std::process::ExitCode;
 
@@ -9,7 +11,7 @@ use quads_bots::Strategy;
 fn main() -> ExitCode {
     let mut strategy = Strategy::Random;
     let mut name = None;
-    let mut think = std::time::Duration::ZERO;
+    let mut delay = quads_bots::Delay::default();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let value = args.next();
@@ -27,15 +29,22 @@ fn main() -> ExitCode {
                 Some(s) => strategy = s,
                 None => return usage(&format!("--level takes 1 to 5, not `{v}`")),
             },
-            ("--think-ms", Some(v)) => match v.parse() {
-                Ok(ms) => think = std::time::Duration::from_millis(ms),
-                Err(_) => return usage(&format!("--think-ms takes whole milliseconds, not `{v}`")),
+            ("--think-ms" | "--wait-ms" | "--start-ms", Some(v)) => match v.parse() {
+                Ok(ms) => {
+                    let ms = std::time::Duration::from_millis(ms);
+                    match arg.as_str() {
+                        "--think-ms" => delay.think = ms,
+                        "--wait-ms" => delay.wait = ms,
+                        _ => delay.start = ms,
+                    }
+                }
+                Err(_) => return usage(&format!("{arg} takes whole milliseconds, not `{v}`")),
             },
             _ => return usage(&format!("unexpected argument `{arg}`")),
         }
     }
     let name = name.unwrap_or_else(|| strategy.name());
-    match quads_bots::run(&name, strategy, think) {
+    match quads_bots::run(&name, strategy, delay) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("quads-bot: {e}");
@@ -46,7 +55,7 @@ fn main() -> ExitCode {
 
 fn usage(problem: &str) -> ExitCode {
     eprintln!(
-        "quads-bot: {problem}; usage: quads-bot [--strategy NAME | --level 1..5] [--name NAME] [--think-ms MS]"
+        "quads-bot: {problem}; usage: quads-bot [--strategy NAME | --level 1..5] [--name NAME] [--think-ms MS] [--wait-ms MS] [--start-ms MS]"
     );
     ExitCode::from(2)
 }

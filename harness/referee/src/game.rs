@@ -264,10 +264,14 @@ async fn prepare(
     game: NewGame,
 ) -> Result<(Result<(), Fault>, Instant), MatchError> {
     if seat.process.is_none() {
+        // The handshake's clock starts once this bot has its place among the bots starting.
+        let place = crate::starting::enter().await;
         let process = BotProcess::spawn(&seat.spec.command, settings.log_cap)?;
         seat.last_pgid = Some(process.pgid());
         seat.process = Some(process);
-        if let Err(f) = handshake(seat, settings.handshake_timeout).await? {
+        let shaken = handshake(seat, settings.handshake_timeout).await?;
+        drop(place);
+        if let Err(f) = shaken {
             return Ok((Err(f), Instant::now()));
         }
     }

@@ -9,9 +9,12 @@ mod descendants;
 mod fault;
 mod game;
 mod matchrun;
+pub mod open_files;
 mod process;
 mod reaping;
 pub mod sandbox;
+mod shared;
+mod starting;
 mod time_control;
 
 pub use descendants::TOKEN_VAR;

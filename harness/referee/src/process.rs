@@ -148,6 +148,7 @@ impl Drop for BotProcess {
             signal_all(&stragglers, Signal::SIGKILL);
             reap(&stragglers);
             reap_orphans(self.pgid);
+            descendants::finished(self.pgid.as_raw());
         }
     }
 }
@@ -209,6 +210,7 @@ impl BotProcess {
             .kill_on_drop(true);
         let mut child = command.spawn().map_err(error)?;
         let pid = child.id().expect("a child that was just started has an id");
+        descendants::started(pid as i32);
         let pgid = Pid::from_raw(pid as i32);
         let log = Arc::new(Mutex::new(Log {
             cap: log_cap,
@@ -413,6 +415,7 @@ impl BotProcess {
         let pgid = self.pgid;
         off_runtime(move || reap_orphans(pgid)).await;
         self.finished = true;
+        descendants::finished(pgid.as_raw());
         for reader in self.readers.drain(..) {
             // Every writer of the pipes is dead, so the readers end; bound it all the same.
             let _ = timeout(Duration::from_millis(500), reader).await;
