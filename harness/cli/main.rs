@@ -6,11 +6,15 @@
 mod analyze_cmd;
 mod bots_file;
 mod check_cmd;
+mod lang;
 mod match_cmd;
 mod merge_cmd;
 mod perft_cmd;
+mod play_cmd;
+mod puzzle_cmd;
 mod ratings_cmd;
 mod report_cmd;
+mod rules_cmd;
 mod sandbox_cmd;
 mod show;
 mod solve_cmd;
@@ -94,6 +98,15 @@ enum Command {
     /// Print a position as a board diagram with the piece in hand, the remaining pieces and
     /// the game's status.
     Show(show::Args),
+    /// Play in this terminal: against a level or a bot, two people at one keyboard, or the
+    /// puzzle of the day against the solver.
+    Play(play_cmd::Args),
+    /// The rules of a variant, in a page, in English, Italian, Portuguese, Spanish, French or
+    /// Slovenian.
+    Rules(rules_cmd::Args),
+    /// The puzzle of the day: a position with exactly one winning move, proven by the solver;
+    /// its solution, a check of an answer (exit 0 or 1), or an export of many days as JSON.
+    Puzzle(puzzle_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -116,6 +129,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft_cmd::run(&args),
         Command::Show(args) => show::run(&args),
+        Command::Rules(args) => rules_cmd::run(&args),
+        Command::Play(args) => play_cmd::run(&args),
+        Command::Puzzle(args) => match puzzle_cmd::run(&args) {
+            Ok(code) => return ExitCode::from(code),
+            Err(e) => Err(e),
+        },
         Command::Sandbox(args) => sandbox_cmd::run(&args),
         Command::Match(args) => match_cmd::run(&args),
         Command::Check(args) => match check_cmd::run(&args) {

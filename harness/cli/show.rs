@@ -27,8 +27,9 @@ fn player(p: Player) -> &'static str {
     }
 }
 
-/// The diagram and summary that `quads show` prints.
-pub fn render(pos: &Position, rules: &Rules) -> String {
+/// The board as `quads show` and `quads puzzle` draw it: pieces by their letters, the files
+/// and ranks around them.
+pub fn diagram(pos: &Position) -> String {
     let mut s = String::new();
     let files = "     A    B    C    D\n";
     s.push_str(files);
@@ -46,6 +47,12 @@ pub fn render(pos: &Position, rules: &Rules) -> String {
         let _ = writeln!(s, "  {}", row + 1);
     }
     s.push_str(files);
+    s
+}
+
+/// The diagram and summary that `quads show` prints.
+pub fn render(pos: &Position, rules: &Rules) -> String {
+    let mut s = diagram(pos);
     s.push('\n');
     let _ = writeln!(s, "position:  {pos}");
     let _ = writeln!(s, "rules:     {rules}");

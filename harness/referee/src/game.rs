@@ -1,33 +1,20 @@
-//! One game between two bot processes: handshakes, set-up, turns against the clock, the end,
-//! and a record of all of it. Whatever a bot does wrong becomes a forfeit in the record.
+//! One game between two bot processes: both seats set up, turns against the clock, the end,
+//! and a record of all of it. Whatever a bot does wrong becomes a forfeit in the record. Each
+//! seat's side of it (the handshake, a move, the result) is in `seat.rs`.
 
 use std::time::{Duration, SystemTime};
 
-use quads_protocol::{
-    truncate, FromBot, Go, IdKey, NewGame, ResultWord, TimeControl, ToBot, VERSION,
-};
+use quads_protocol::{Go, NewGame, ResultWord, TimeControl};
 use quads_rules::{Move, Outcome, Player, Position, Rules};
 use tokio::time::Instant;
 
 use crate::defaults;
-use crate::fault::{broken, fault, ms, Fault};
-use crate::process::{BotCommand, BotProcess, Log, Reply, SpawnError};
+use crate::fault::Fault;
+use crate::process::{Log, SpawnError};
+use crate::seat::Seat;
 use crate::time_control::{Clocks, Describe};
 use quads_record::Seat as Side;
-use quads_record::{BotEntry, Failure, ForfeitReason, GameRecord, GameResult, Reason, Timing};
-
-/// A bot as configured: a name, how to start it, and the options to set.
-#[derive(Clone, Debug)]
-pub struct BotSpec {
-    /// The name used in results.
-    pub name: String,
-    /// How to start it.
-    pub command: BotCommand,
-    /// Options to set after the handshake, by name.
-    pub options: Vec<(String, String)>,
-    /// A time control of its own, instead of the match's.
-    pub time: Option<TimeControl>,
-}
+use quads_record::{Failure, GameRecord, GameResult, Reason, Timing};
 
 /// Limits and sizes that apply to every game.
 #[derive(Clone, Debug)]
@@ -105,191 +92,6 @@ pub enum MatchError {
     },
 }
 
-/// A bot across the games of a match: its process while alive, and whether it has shaken hands.
-pub struct Seat {
-    /// The configuration.
-    pub spec: BotSpec,
-    process: Option<BotProcess>,
-    id: Option<String>,
-    last_pgid: Option<i32>,
-}
-
-impl Seat {
-    /// A seat with no process yet.
-    pub fn new(spec: BotSpec) -> Seat {
-        Seat {
-            spec,
-            process: None,
-            id: None,
-            last_pgid: None,
-        }
-    }
-
-    /// The process group id of the bot's latest process, running or not.
-    pub fn last_pgid(&self) -> Option<i32> {
-        self.last_pgid
-    }
-
-    /// Ends the process, if any.
-    pub async fn stop(&mut self, grace: Duration) -> Option<(crate::process::Ended, Log)> {
-        let process = self.process.take()?;
-        self.id = None;
-        Some(process.shutdown(grace).await)
-    }
-}
-
-/// Waits for `want` (`quadsok` or `readyok`), skipping `info`; returns the other lines that
-/// `accept` takes, or a fault.
-async fn expect(
-    p: &mut BotProcess,
-    deadline: Instant,
-    limit: Duration,
-    want: &FromBot,
-    mut accept: impl FnMut(&FromBot) -> Result<bool, Fault>,
-) -> Result<(), Fault> {
-    let name = want.to_string();
-    loop {
-        match p.recv(deadline).await {
-            Reply::Line(line) => match line.parse::<FromBot>() {
-                Ok(msg) if &msg == want => return Ok(()),
-                Ok(msg) => {
-                    if !accept(&msg)? {
-                        return Err(fault(
-                            ForfeitReason::Handshake,
-                            format!(
-                                "unexpected `{}` while waiting for {name}",
-                                truncate(&line, 200)
-                            ),
-                        ));
-                    }
-                }
-                Err(e) => {
-                    return Err(fault(
-                        ForfeitReason::Handshake,
-                        format!("{e} while waiting for {name}"),
-                    ))
-                }
-            },
-            other => return Err(broken(other, &name, ForfeitReason::Handshake, ms(limit))),
-        }
-    }
-}
-
-/// The handshake: `quads 1` … `quadsok`, options, `isready` … `readyok`.
-async fn handshake(seat: &mut Seat, limit: Duration) -> Result<Result<(), Fault>, MatchError> {
-    let p = seat.process.as_mut().expect("spawned");
-    let deadline = Instant::now() + limit;
-    if let Err(gone) = p.send(&ToBot::Quads { version: VERSION }.to_string()).await {
-        return Ok(Err(broken(
-            gone,
-            "quadsok",
-            ForfeitReason::Handshake,
-            ms(limit),
-        )));
-    }
-    let mut id = None;
-    let mut declared = Vec::new();
-    let answer = expect(p, deadline, limit, &FromBot::QuadsOk, |msg| match msg {
-        FromBot::Id {
-            key: IdKey::Name,
-            value,
-        } => {
-            id = Some(value.clone());
-            Ok(true)
-        }
-        FromBot::Id { .. } => Ok(true),
-        FromBot::Option(decl) => {
-            declared.push(decl.clone());
-            Ok(true)
-        }
-        FromBot::Unsupported => Err(fault(
-            ForfeitReason::UnsupportedVersion,
-            format!("the bot does not speak protocol version {VERSION}"),
-        )),
-        _ => Ok(false),
-    })
-    .await;
-    if let Err(f) = answer {
-        return Ok(Err(f));
-    }
-    for (name, value) in &seat.spec.options {
-        let Some(decl) = declared.iter().find(|d| &d.name == name) else {
-            let names: Vec<&str> = declared.iter().map(|d| d.name.as_str()).collect();
-            return Err(MatchError::Option {
-                bot: seat.spec.name.clone(),
-                problem: format!(
-                    "no option `{name}` (the bot declares: {})",
-                    if names.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        names.join(", ")
-                    }
-                ),
-            });
-        };
-        decl.check(value)
-            .map_err(|source| MatchError::OptionValue {
-                bot: seat.spec.name.clone(),
-                source,
-            })?;
-        let line = ToBot::SetOption {
-            name: name.clone(),
-            value: value.clone(),
-        }
-        .to_string();
-        if let Err(gone) = p.send(&line).await {
-            return Ok(Err(broken(
-                gone,
-                "readyok",
-                ForfeitReason::Handshake,
-                ms(limit),
-            )));
-        }
-    }
-    seat.id = id;
-    Ok(ready(p, deadline, limit).await)
-}
-
-async fn ready(p: &mut BotProcess, deadline: Instant, limit: Duration) -> Result<(), Fault> {
-    if let Err(gone) = p.send(&ToBot::IsReady.to_string()).await {
-        return Err(broken(gone, "readyok", ForfeitReason::Handshake, ms(limit)));
-    }
-    expect(p, deadline, limit, &FromBot::ReadyOk, |_| Ok(false)).await
-}
-
-/// Starts (if needed), shakes hands (if needed) and sets up a new game for one seat.
-async fn prepare(
-    seat: &mut Seat,
-    settings: &Settings,
-    game: NewGame,
-) -> Result<(Result<(), Fault>, Instant), MatchError> {
-    if seat.process.is_none() {
-        // The handshake's clock starts once this bot has its place among the bots starting.
-        let place = crate::starting::enter().await;
-        let process = BotProcess::spawn(&seat.spec.command, settings.log_cap)?;
-        seat.last_pgid = Some(process.pgid());
-        seat.process = Some(process);
-        let shaken = handshake(seat, settings.handshake_timeout).await?;
-        drop(place);
-        if let Err(f) = shaken {
-            return Ok((Err(f), Instant::now()));
-        }
-    }
-    let p = seat.process.as_mut().expect("spawned");
-    let limit = settings.setup_timeout;
-    let deadline = Instant::now() + limit;
-    // `newgame` and `isready` in one write: one wake-up of the bot instead of two.
-    let lines = format!("{}\n{}", ToBot::NewGame(game), ToBot::IsReady);
-    if let Err(gone) = p.send(&lines).await {
-        return Ok((
-            Err(broken(gone, "readyok", ForfeitReason::Handshake, ms(limit))),
-            Instant::now(),
-        ));
-    }
-    let result = expect(p, deadline, limit, &FromBot::ReadyOk, |_| Ok(false)).await;
-    Ok((result, Instant::now()))
-}
-
 /// What a game leaves behind besides its record.
 pub struct Played {
     /// The record.
@@ -318,8 +120,8 @@ pub async fn play_game(
         time: times[usize::from(seat == Player::Second)],
     };
     let (a, b) = tokio::join!(
-        prepare(first, settings, newgame(Player::First)),
-        prepare(second, settings, newgame(Player::Second))
+        first.start_game(settings, newgame(Player::First)),
+        second.start_game(settings, newgame(Player::Second))
     );
     let (a, b) = match (a, b) {
         (Ok(a), Ok(b)) => (a, b),
@@ -351,66 +153,26 @@ pub async fn play_game(
                 Player::Second => 1,
             };
             let limit = clocks.limit(seat);
-            let go = ToBot::Go(Go {
+            let go = Go {
                 position: pos,
                 remaining: pos.remaining(),
                 last,
                 time: clocks.left(seat),
                 optime: clocks.left(1 - seat),
                 movetime: limit,
-            });
+            };
             if !settings.ponder {
                 // Only the player to move runs.
-                if let Some(other) = seats[1 - seat].process.as_ref() {
-                    other.pause().await;
-                }
+                seats[1 - seat].pause().await;
             }
-            let p = seats[seat].process.as_mut().expect("prepared");
-            p.resume();
-            let allowed = Duration::from_millis(limit) + settings.margin;
-            let limit_text = format!("{limit} ms (+{} ms margin)", settings.margin.as_millis());
-            if let Err(gone) = p.send(&go.to_string()).await {
-                failures.push((
-                    seat,
-                    broken(gone, "a move", ForfeitReason::Timeout, limit_text),
-                    Instant::now(),
-                ));
-                break;
-            }
-            let sent = Instant::now();
-            let reply = p.recv(sent + allowed).await;
-            let took = sent.elapsed();
-            let outcome = match reply {
-                Reply::Line(_) if took > allowed => Err(fault(
-                    ForfeitReason::Timeout,
-                    format!("no move within {limit_text}"),
-                )),
-                Reply::Line(line) => match line.parse::<FromBot>() {
-                    Ok(FromBot::Move(mv)) => pos
-                        .play(mv, &settings.rules)
-                        .map(|next| (mv, next))
-                        .map_err(|e| {
-                            fault(
-                                ForfeitReason::IllegalMove,
-                                format!("`{mv}` in `{pos}`: {}", e.reason),
-                            )
-                        }),
-                    Ok(_) => Err(fault(
-                        ForfeitReason::Malformed,
-                        format!("`{}` while waiting for a move", truncate(&line, 200)),
-                    )),
-                    Err(e) => Err(fault(ForfeitReason::Malformed, e.to_string())),
-                },
-                other => Err(broken(other, "a move", ForfeitReason::Timeout, limit_text)),
-            };
-            match outcome {
-                Ok((mv, next)) => {
-                    let took_ms = took.as_secs_f64() * 1000.0;
+            match seats[seat].ask(&go, &settings.rules, settings.margin).await {
+                Ok(answer) => {
+                    let took_ms = answer.took.as_secs_f64() * 1000.0;
                     clocks.charge(seat, took_ms);
-                    moves.push(mv.to_string());
+                    moves.push(answer.mv.to_string());
                     moves_ms.push((took_ms * 1000.0).round() / 1000.0);
-                    last = Some(mv);
-                    pos = next;
+                    last = Some(answer.mv);
+                    pos = answer.next;
                 }
                 Err(f) => {
                     failures.push((seat, f, Instant::now()));
@@ -422,9 +184,7 @@ pub async fn play_game(
 
     // Both run again, to hear the result and to end.
     for seat in &seats {
-        if let Some(p) = seat.process.as_ref() {
-            p.resume();
-        }
+        seat.resume();
     }
 
     // The result, and telling both bots.
@@ -451,39 +211,16 @@ pub async fn play_game(
             Some(l) if l == i => ResultWord::Loss,
             Some(_) => ResultWord::Win,
         };
-        let msg = ToBot::GameOver {
-            result: word,
-            reason: reason.to_string(),
-            detail: detail.clone(),
-        };
-        if let Some(p) = seat.process.as_mut() {
-            let _ = p.send(&msg.to_string()).await;
-        }
+        seat.tell_result(word, reason.to_string(), detail.clone())
+            .await;
     }
 
     // Processes: stop the ones that failed, and all of them unless kept alive.
-    let entries = seats.each_ref().map(|seat| BotEntry {
-        name: seat.spec.name.clone(),
-        command: seat.spec.command.display(),
-        id: seat.id.clone(),
-        sandbox: crate::sandbox::enforce(&seat.spec.command.sandbox)
-            .ok()
-            .map(|(walls, _)| walls.to_string()),
-    });
+    let entries = seats.each_ref().map(|seat| seat.entry());
     let [first, second] = seats;
     let ((leaked0, log0), (leaked1, log1)) = tokio::join!(
-        finish(
-            first,
-            keep_alive && !faulted.contains(&0),
-            settings.grace,
-            settings.setup_timeout
-        ),
-        finish(
-            second,
-            keep_alive && !faulted.contains(&1),
-            settings.grace,
-            settings.setup_timeout
-        )
+        first.end_game(keep_alive && !faulted.contains(&0), settings),
+        second.end_game(keep_alive && !faulted.contains(&1), settings)
     );
     let leaked = [leaked0, leaked1];
     let logs = [log0, log1];
@@ -530,31 +267,4 @@ pub async fn play_game(
         },
     };
     Ok(Played { record, logs })
-}
-
-/// After a game: keeps a healthy bot alive when asked to, otherwise ends it. Returns the number
-/// of leaked processes that had to be killed, and the game's log.
-async fn finish(seat: &mut Seat, keep: bool, grace: Duration, sync: Duration) -> (u32, Log) {
-    if keep {
-        if let Some(p) = seat.process.as_mut() {
-            if !p.has_exited() {
-                // What the bot writes while it handles `gameover` belongs to this game's log:
-                // once it answers `isready`, that is written, and read once its pipe is empty.
-                if p.send(&ToBot::IsReady.to_string()).await.is_ok() {
-                    let deadline = Instant::now() + sync;
-                    while let Reply::Line(line) = p.recv(deadline).await {
-                        if line.trim() == "readyok" {
-                            break;
-                        }
-                    }
-                }
-                p.settle_log().await;
-                return (0, p.take_log());
-            }
-        }
-    }
-    match seat.stop(grace).await {
-        Some((ended, log)) => (ended.leaked, log),
-        None => (0, Log::default()),
-    }
 }

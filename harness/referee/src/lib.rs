@@ -13,15 +13,17 @@ pub mod open_files;
 mod process;
 mod reaping;
 pub mod sandbox;
+mod seat;
 mod shared;
 mod starting;
 mod time_control;
 
 pub use descendants::TOKEN_VAR;
 pub use fault::{describe_exit, Fault};
-pub use game::{play_game, BotSpec, MatchError, Played, Seat, Settings};
+pub use game::{play_game, MatchError, Played, Settings};
 pub use matchrun::{run_match, write_logs, MatchConfig, Score};
 pub use process::{BotCommand, BotProcess, Ended, Log, Reply, SpawnError};
 pub use quads_record::{BotEntry, Failure, ForfeitReason, GameRecord, GameResult, Reason, Timing};
 pub use reaping::{group_exists, group_members};
+pub use seat::{Answer, BotSpec, Seat};
 pub use time_control::{parse_clock, parse_duration, time_control, Clocks, Describe, TimeError};

@@ -128,6 +128,18 @@ impl Board {
             .any(|s| self.occupied & s.0 == s.0 && self.agreement(s.0) & keep != 0)
     }
 
+    /// Every filled shape of these rules whose pieces share a counting trait, in the order of
+    /// [`Rules::shapes`]: the shapes to show as won.
+    pub fn winning_shapes(&self, rules: &Rules) -> Vec<Bitboard> {
+        let keep = key_mask(rules);
+        rules
+            .shapes()
+            .iter()
+            .copied()
+            .filter(|s| self.occupied & s.0 == s.0 && self.agreement(s.0) & keep != 0)
+            .collect()
+    }
+
     /// Whether putting `p` on the empty square `sq` completes a winning shape.
     pub fn completes(&self, sq: Square, p: Piece, rules: &Rules) -> bool {
         let mut after = *self;
@@ -234,6 +246,29 @@ mod tests {
         );
         assert_eq!(b.piece_at("C3".parse().unwrap()), None);
         assert_eq!(b.pieces().len(), 3);
+    }
+
+    #[test]
+    fn the_winning_shapes_are_the_filled_ones_that_share_a_counting_trait() {
+        // Row 1 all big; the 2x2 block A1 B1 A2 B2 all dark.
+        let b = board(&[
+            ("A1", "BDRF"),
+            ("B1", "BDQH"),
+            ("C1", "BLRF"),
+            ("D1", "BLQH"),
+            ("A2", "SDRH"),
+            ("B2", "SDQF"),
+        ]);
+        let row1 = Bitboard(0x000f);
+        let block = Bitboard(0x0033);
+        assert_eq!(b.winning_shapes(&Rules::CLASSIC), vec![row1]);
+        assert_eq!(b.winning_shapes(&Rules::QUADS), vec![row1, block]);
+        let colour: Rules = "quads,traits=color".parse().unwrap();
+        assert_eq!(b.winning_shapes(&colour), vec![block]);
+        assert_eq!(
+            Board::EMPTY.winning_shapes(&Rules::QUADS),
+            Vec::<Bitboard>::new()
+        );
     }
 
     #[test]

@@ -1,0 +1,45 @@
+//! `quads rules`: the rules of a variant, in a page, in a language.
+
+use quads_rules::Rules;
+
+/// Arguments of `quads rules`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The variant, as a rules spec (`quads`, `classic`, `classic,traits=color`, ...).
+    #[arg(long, default_value = "quads", value_parser = crate::perft_cmd::parse_rules)]
+    rules: Rules,
+    #[command(flatten)]
+    lang: crate::lang::LangArg,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let catalog = args.lang.catalog();
+    let page = quads_i18n::rules_page(&catalog, &args.rules);
+    let (title, rest) = page.split_first().expect("a page has a title");
+    crate::outln!("{title}");
+    crate::outln!("{}", "=".repeat(title.chars().count()));
+    for paragraph in rest {
+        crate::outln!("");
+        crate::outln!("{}", wrap(paragraph, 78));
+    }
+    Ok(())
+}
+
+/// `text` broken into lines of at most `width` characters, at spaces.
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split(' ') {
+        let len = word.chars().count();
+        if line > 0 && line + 1 + len > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += len;
+    }
+    out
+}

@@ -1,0 +1,141 @@
+//! The end of a game: the bots told and ended, the record written, the solver's word on where
+//! it was decided; or, for a puzzle, solved or not.
+
+use quads_protocol::{ResultWord, TimeControl};
+use quads_record::{Failure, GameResult, Reason as EndReason, Seat as RecordSeat};
+use quads_referee::{Describe, Log};
+use quads_rules::{Move, Outcome, Player};
+
+use super::{App, Phase};
+use crate::record;
+use crate::sides::Kind;
+use crate::Ending;
+
+impl App {
+    /// The end: tell the bots, end them, write the record, ask the solver where the game was
+    /// decided.
+    pub(super) async fn finish(&mut self) {
+        self.phase = Phase::Over;
+        if let Some(puzzle) = &self.setup.puzzle {
+            let moves = puzzle.solution.join(", ");
+            let won = self.game.outcome() == Some(Outcome::Win(puzzle.player()));
+            self.end.push(if won {
+                self.ending = Some(Ending::PuzzleSolved);
+                let placements = self
+                    .game
+                    .moves()
+                    .iter()
+                    .filter(|m| matches!(m.mv, Move::Place { .. }))
+                    .count();
+                self.c
+                    .with("puzzle-play-won", &[("placements", placements.into())])
+            } else {
+                self.ending = Some(Ending::PuzzleFailed);
+                self.c.with("puzzle-play-lost", &[("moves", moves.into())])
+            });
+            return;
+        }
+        let (result, reason, failures) = self.result();
+        let mut logs: [Log; 2] = [Log::default(), Log::default()];
+        for (side, log_of_side) in logs.iter_mut().enumerate() {
+            if let Kind::Bot(Some(seat)) = &mut self.setup.sides[side].kind {
+                let faulted = self.failures.iter().any(|(s, _)| *s == side);
+                if !faulted {
+                    let word = match result.winner() {
+                        None => ResultWord::Draw,
+                        Some(w) if w.index() == side => ResultWord::Win,
+                        Some(_) => ResultWord::Loss,
+                    };
+                    let detail = self.failures.first().map(|(_, f)| f.detail.clone());
+                    seat.tell_result(word, reason.to_string(), detail).await;
+                }
+                let (_, log) = seat.end_game(false, &self.setup.settings).await;
+                *log_of_side = log;
+            }
+        }
+        if self.game.winning_squares().0 != 0 {
+            self.end.push(self.c.text("end-shape"));
+        }
+        let facts = record::Facts {
+            seed: self.setup.seed,
+            time_control: time_control_text(&self.setup.times),
+            entries: [
+                self.setup.sides[0].entry.clone(),
+                self.setup.sides[1].entry.clone(),
+            ],
+            result,
+            reason,
+            failures,
+            started: humantime::format_rfc3339_millis(self.started_at).to_string(),
+            duration_ms: self.started.elapsed().as_secs_f64() * 1000.0,
+        };
+        let Some(out) = self.setup.out.clone() else {
+            return;
+        };
+        let number = record::next_number(&out);
+        let rec = record::record(&self.game, number, facts, &logs);
+        let names = [self.name(0), self.name(1)];
+        self.end.push(record::decided(&self.c, &rec, &names));
+        match record::save(&out, &rec, &logs) {
+            Ok(path) => {
+                self.end.push(
+                    self.c
+                        .with("msg-saved", &[("path", path.display().to_string().into())]),
+                );
+                self.ending = Some(Ending::Saved {
+                    path,
+                    result: self.result_line(),
+                });
+            }
+            Err(e) => {
+                self.end.push(e.clone());
+                self.ending = Some(Ending::Failed(e));
+            }
+        }
+    }
+
+    pub(super) fn result(&self) -> (GameResult, EndReason, Vec<Failure>) {
+        let failures: Vec<Failure> = self
+            .failures
+            .iter()
+            .map(|(s, f)| Failure {
+                seat: RecordSeat::from_index(*s),
+                reason: f.reason,
+                detail: f.detail.clone(),
+            })
+            .collect();
+        if let Some((side, f)) = self.failures.first() {
+            return (
+                GameResult::loss_of(RecordSeat::from_index(*side)),
+                EndReason::Forfeit(f.reason),
+                failures,
+            );
+        }
+        match self.game.outcome() {
+            Some(Outcome::Win(Player::First)) => {
+                (GameResult::FirstWins, EndReason::Normal, failures)
+            }
+            Some(Outcome::Win(Player::Second)) => {
+                (GameResult::SecondWins, EndReason::Normal, failures)
+            }
+            _ => (GameResult::Draw, EndReason::Draw, failures),
+        }
+    }
+}
+
+/// The record's time control: the bot's, or the two sides' when they differ.
+fn time_control_text(times: &[TimeControl; 2]) -> String {
+    let text = |t: &TimeControl| {
+        let s = Describe(t).to_string();
+        if s.is_empty() {
+            "none".to_owned()
+        } else {
+            s
+        }
+    };
+    if times[0] == times[1] {
+        text(&times[0])
+    } else {
+        format!("first {}, second {}", text(&times[0]), text(&times[1]))
+    }
+}
