@@ -313,3 +313,33 @@ fn the_screen_speaks_the_language_asked_for_or_the_locale_s() {
         t.wait_for("exited 0");
     }
 }
+
+#[test]
+fn a_person_whose_clock_runs_out_loses_on_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("saved");
+    let args = [
+        "play",
+        "--human",
+        "--clock",
+        "1s+0s",
+        "--lang",
+        "en",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let t = Tmux::start(dir.path(), Path::new(QUADS), &args, &[]);
+    let screen = t.wait_for("Player 1: choose the first piece to give");
+    assert!(screen.contains("Clocks"), "{screen}");
+    // Player 1 never moves.
+    t.wait_for("Player 1 ran out of time.");
+    t.wait_for("Game saved in");
+    t.press(&["Enter"]);
+    t.wait_for("exited 0");
+    let rec = record(&out);
+    assert_eq!(rec["result"], "0-1");
+    assert_eq!(rec["reason"], "timeout");
+    assert_eq!(rec["failures"][0]["seat"], "first");
+    assert_eq!(rec["time_control"], "base 1000 inc 0");
+    assert_eq!(rec["moves"], serde_json::json!([]));
+}

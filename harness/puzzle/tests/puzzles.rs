@@ -81,3 +81,11 @@ fn announce_rules_and_bad_dates_are_refused() {
     );
     assert_eq!(parse_date("2028-02-29").unwrap().to_string(), "2028-02-29");
 }
+
+#[test]
+fn todays_puzzles_are_proven() {
+    for level in Level::ALL {
+        let p = of_day(quads_puzzle::today(), &Rules::QUADS, level).unwrap();
+        verify(&p).unwrap_or_else(|e| panic!("today's {level} puzzle: {e}"));
+    }
+}
