@@ -7,6 +7,7 @@
 //! time a move may take in [`levels`], the protocol loop in `protocol.rs` ([`run`]); the
 //! searches they use in [`search`] (minimax), [`mcts`] and [`solver`].
 
+pub mod book;
 pub mod levels;
 pub mod mcts;
 mod protocol;

@@ -118,6 +118,10 @@ pub fn run(name: &str, mut strategy: Strategy, delay: Delay) -> io::Result<()> {
                 if let Some(s) = solver.as_mut() {
                     s.clear();
                 }
+                // Level 5 reads its book (once) here, outside the clock.
+                if matches!(strategy, Strategy::Solver(_)) && crate::book::enabled() {
+                    let _ = crate::book::Book::shipped(&rules);
+                }
             }
             ToBot::Go(go) => {
                 let received = Instant::now();

@@ -120,6 +120,10 @@ impl Strategy {
             }
             Strategy::Mcts(playouts) => mcts_move(pos, rules, playouts, limit, rng),
             Strategy::Solver(playouts) => {
+                if let Some(found) = crate::book::lookup(pos, rules) {
+                    return announce(found.mv, pos, rules);
+                }
+                let playouts = level_5_playouts(playouts, limit);
                 let empty = pos.board().empty().len();
                 let solve_until = if empty <= SOLVE_EMPTY {
                     Some(limit)
@@ -143,6 +147,18 @@ impl Strategy {
             .or_else(|| greedy(go, rules, rng))
             .unwrap_or_else(|| moves[pick(rng, moves.len())]);
         announce(mv, pos, rules)
+    }
+}
+
+/// The most playouts level 5's MCTS makes against a clock: as many as its time allows, up to
+/// a bound on the tree's memory (a node a playout, about 200 bytes: 200 MB at the bound, under
+/// the sandbox's 1 GiB). Against a node budget (the tests), the level's own number.
+pub const MAX_PLAYOUTS: u32 = 1_000_000;
+
+fn level_5_playouts(playouts: u32, limit: Limit) -> u32 {
+    match limit {
+        Limit::Until(_) => MAX_PLAYOUTS.max(playouts),
+        Limit::Nodes(_) => playouts,
     }
 }
 

@@ -38,40 +38,48 @@ fn on_coordinates(f: impl Fn(usize, usize) -> (usize, usize)) -> Perm {
     })
 }
 
-fn apply(p: &Perm, mask: u16) -> u16 {
+/// The image of the squares in `mask` under `p`.
+pub fn apply(p: &Perm, mask: u16) -> u16 {
     (0..16)
         .filter(|i| mask & (1 << i) != 0)
         .fold(0, |acc, i| acc | (1 << p[i]))
 }
 
+/// The permutations of the squares that map `rules`' winning shapes onto themselves (each maps
+/// square `i` to square `p[i]`), the identity first: 8 for Quads, 32 for classic.
+pub fn automorphisms(rules: &Rules) -> Vec<[u8; 16]> {
+    let middle = [0, 2, 1, 3];
+    let inside_out = [1, 0, 3, 2];
+    let generators = [
+        on_coordinates(|r, c| (c, 3 - r)),             // a quarter turn
+        on_coordinates(|r, c| (r, 3 - c)),             // a mirror
+        on_coordinates(|r, c| (middle[r], middle[c])), // swap the middle rows and columns
+        on_coordinates(|r, c| (inside_out[r], inside_out[c])), // swap inner and outer
+    ];
+    // The group the generators make, by closure.
+    let identity: Perm = std::array::from_fn(|i| i as u8);
+    let mut group = vec![identity];
+    let mut i = 0;
+    while i < group.len() {
+        for g in &generators {
+            let next = compose(g, &group[i]);
+            if !group.contains(&next) {
+                group.push(next);
+            }
+        }
+        i += 1;
+    }
+    // Keep the permutations that map this variant's shapes onto its shapes.
+    let shapes: Vec<u16> = rules.shapes().iter().map(|s| s.0).collect();
+    debug_assert!(shapes.iter().all(|s| SHAPES.iter().any(|t| t.0 == *s)));
+    group.retain(|p| shapes.iter().all(|s| shapes.contains(&apply(p, *s))));
+    group
+}
+
 impl Symmetries {
     /// The symmetries of `rules`.
     pub fn new(rules: &Rules) -> Symmetries {
-        let middle = [0, 2, 1, 3];
-        let inside_out = [1, 0, 3, 2];
-        let generators = [
-            on_coordinates(|r, c| (c, 3 - r)),             // a quarter turn
-            on_coordinates(|r, c| (r, 3 - c)),             // a mirror
-            on_coordinates(|r, c| (middle[r], middle[c])), // swap the middle rows and columns
-            on_coordinates(|r, c| (inside_out[r], inside_out[c])), // swap inner and outer
-        ];
-        // The group the generators make, by closure.
-        let identity: Perm = std::array::from_fn(|i| i as u8);
-        let mut group = vec![identity];
-        let mut i = 0;
-        while i < group.len() {
-            for g in &generators {
-                let next = compose(g, &group[i]);
-                if !group.contains(&next) {
-                    group.push(next);
-                }
-            }
-            i += 1;
-        }
-        // Keep the permutations that map this variant's shapes onto its shapes.
-        let shapes: Vec<u16> = rules.shapes().iter().map(|s| s.0).collect();
-        debug_assert!(shapes.iter().all(|s| SHAPES.iter().any(|t| t.0 == *s)));
-        group.retain(|p| shapes.iter().all(|s| shapes.contains(&apply(p, *s))));
+        let group = automorphisms(rules);
         // Each byte's image is that of the byte without its lowest bit, plus that bit's
         // image: one step per entry (this runs for every new solver).
         let perms = group

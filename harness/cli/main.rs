@@ -4,6 +4,7 @@
 //! error into one line on stderr and exit code 2.
 
 mod analyze_cmd;
+mod book_cmd;
 mod bots_file;
 mod check_cmd;
 mod lang;
@@ -98,6 +99,8 @@ enum Command {
     /// Print a position as a board diagram with the piece in hand, the remaining pieces and
     /// the game's status.
     Show(show::Args),
+    /// Level 5's opening book: build it with the solver, verify it, look a position up.
+    Book(book_cmd::Args),
     /// Play in this terminal: against a level or a bot, two people at one keyboard, or the
     /// puzzle of the day against the solver.
     Play(play_cmd::Args),
@@ -131,6 +134,10 @@ fn main() -> ExitCode {
         Command::Show(args) => show::run(&args),
         Command::Rules(args) => rules_cmd::run(&args),
         Command::Play(args) => play_cmd::run(&args),
+        Command::Book(args) => match book_cmd::run(&args) {
+            Ok(code) => return ExitCode::from(code),
+            Err(e) => Err(e),
+        },
         Command::Puzzle(args) => match puzzle_cmd::run(&args) {
             Ok(code) => return ExitCode::from(code),
             Err(e) => Err(e),

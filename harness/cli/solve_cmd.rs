@@ -22,6 +22,11 @@ pub struct Args {
     /// count varies from run to run above one thread).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
+    /// Put the book's entries (every position of level 5's opening book but this one) into
+    /// the table first, as exact values; a search then takes a book position's value instead
+    /// of searching it. Quads and classic only.
+    #[arg(long)]
+    book: bool,
     /// The position, with a piece in hand.
     position: String,
 }
@@ -54,6 +59,22 @@ pub fn run(args: &Args) -> Result<(), String> {
     };
     let started = Instant::now();
     let mut solver = Solver::new(&rules, args.hash.max(1)).with_threads(args.threads.into());
+    if args.book {
+        let book = quads_bots::book::Book::shipped(&rules).ok_or_else(|| {
+            format!("--book: the book covers variants in which every trait counts, not `{rules}`")
+        })?;
+        let own = book.canonical(&pos).map(|(form, _)| form);
+        let mut loaded = 0;
+        for (form, entry) in book.entries() {
+            if Some(*form) != own && solver.remember(form, entry.value) {
+                loaded += 1;
+            }
+        }
+        crate::outln!(
+            "book: {loaded} positions in the table ({:.3} s)",
+            started.elapsed().as_secs_f64()
+        );
+    }
     let found = solver.solve(&pos, deadline, 0);
     let (nodes, took) = (solver.nodes(), started.elapsed());
     let found = found.ok_or_else(|| {

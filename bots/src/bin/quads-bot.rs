@@ -2,7 +2,8 @@
 //! [--start-ms MS]`: a bot for Quads Arena. `--think-ms` makes it compute (busily, on its CPU)
 //! for that long before each move, `--wait-ms` sleep that long, and `--start-ms` compute that
 //! long once before its handshake, to stand in for a real engine in benchmarks and tests; its
-//! moves do not change.
+//! moves do not change. `--no-book` makes level 5 search its opening moves instead of taking
+//! them from its book (to measure the book).
 
 use std::process::ExitCode;
 
@@ -14,6 +15,10 @@ fn main() -> ExitCode {
     let mut delay = quads_bots::Delay::default();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
+        if arg == "--no-book" {
+            quads_bots::book::set_enabled(false);
+            continue;
+        }
         let value = args.next();
         match (arg.as_str(), value) {
             ("--strategy", Some(v)) => match Strategy::from_name(&v) {
@@ -55,7 +60,7 @@ fn main() -> ExitCode {
 
 fn usage(problem: &str) -> ExitCode {
     eprintln!(
-        "quads-bot: {problem}; usage: quads-bot [--strategy NAME | --level 1..5] [--name NAME] [--think-ms MS] [--wait-ms MS] [--start-ms MS]"
+        "quads-bot: {problem}; usage: quads-bot [--strategy NAME | --level 1..5] [--name NAME] [--think-ms MS] [--wait-ms MS] [--start-ms MS] [--no-book]"
     );
     ExitCode::from(2)
 }

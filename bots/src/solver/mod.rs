@@ -145,6 +145,28 @@ impl Solver {
         self.rules.squares == rules.squares && self.rules.traits == rules.traits
     }
 
+    /// Puts a value known from elsewhere into the table: `value` (as [`Solution::value`]
+    /// counts it, from `pos`) is exact for `pos`, which has a piece in hand and at least 8
+    /// empty squares. A later search that reaches `pos` or a position equal to it under the
+    /// symmetries takes the value instead of searching (the book's entries, `quads solve
+    /// --book`). Returns whether it was stored. The table is grown to its full size first, so
+    /// a later search does not clear it by growing it.
+    pub fn remember(&mut self, pos: &Position, value: i32) -> bool {
+        let Some(hand) = pos.hand() else {
+            return false;
+        };
+        let empty = pos.board().empty().len();
+        if empty < search::SYMMETRY_EMPTY {
+            return false;
+        }
+        self.table.fit(16);
+        let key = self.symmetries.key(pos.board(), hand);
+        self.table
+            .slots()
+            .put(key, value, table::EXACT, empty, table::NO_MOVE, 16);
+        true
+    }
+
     /// Forgets the table (for a new game).
     pub fn clear(&mut self) {
         self.table.clear();

@@ -12,7 +12,7 @@ use super::table::{from_table, to_table, Slots, EXACT, LOWER, NO_MOVE, UPPER};
 use super::WIN;
 
 /// Canonical (symmetry-reduced) table keys are used with at least this many empty squares.
-const SYMMETRY_EMPTY: u32 = 8;
+pub(super) const SYMMETRY_EMPTY: u32 = 8;
 
 /// Nodes with fewer empty squares than this do not use the table: they are cheaper to search
 /// again than a table probe's cache miss.

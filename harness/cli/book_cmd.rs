@@ -1,0 +1,307 @@
+//! `quads book`: make level 5's opening book, check it, look a position up in it.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use quads_bots::book::{build, value_text, Book};
+use quads_rules::{Claim, Rules};
+
+/// Arguments of `quads book`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: BookCommand,
+}
+
+#[derive(clap::Subcommand)]
+enum BookCommand {
+    /// Solve every position level 5 can face with up to K pieces placed (its own moves from
+    /// the book) and write the book.
+    Build {
+        /// The preset: quads or classic (every trait counting).
+        #[arg(long, value_parser = crate::perft_cmd::parse_rules)]
+        rules: Rules,
+        /// The most pieces placed in a position of the book.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=8))]
+        placed: u32,
+        /// The book file [default: bots/book/PRESET.book]; entries already in it are kept,
+        /// so a stopped build resumes.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Solver threads.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// The solver's table, in MiB.
+        #[arg(long, default_value_t = 4096)]
+        hash: usize,
+    },
+    /// Solve every position of a book again with a fresh solver; exit 1 if any entry is wrong.
+    Verify {
+        /// The preset.
+        #[arg(long, value_parser = crate::perft_cmd::parse_rules)]
+        rules: Rules,
+        /// The book file [default: the shipped book].
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// Solver threads.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// The solver's table, in MiB.
+        #[arg(long, default_value_t = 1024)]
+        hash: usize,
+    },
+    /// Check that a bot played the book: every move it made in a position the shipped book
+    /// holds is the book's move (or one equal to it under the symmetries). Exit 1 if not.
+    Games {
+        /// The games (a games.jsonl, or a results folder).
+        games: PathBuf,
+        /// The bot whose moves to check (its name in the records).
+        #[arg(long, default_value = "level-5")]
+        bot: String,
+    },
+    /// Look a position up in the shipped book: its value and the book's move.
+    Show {
+        /// The rules.
+        #[arg(long, default_value = "quads", value_parser = crate::perft_cmd::parse_rules)]
+        rules: Rules,
+        /// The position, with a piece in hand.
+        position: String,
+    },
+}
+
+fn preset(rules: &Rules) -> Result<(Rules, &'static str), String> {
+    if !Book::covers(rules) {
+        return Err(format!(
+            "the book covers variants in which every trait counts, not `{rules}`"
+        ));
+    }
+    Ok(if rules.squares {
+        (Rules::QUADS, "quads")
+    } else {
+        (Rules::CLASSIC, "classic")
+    })
+}
+
+fn read(path: &std::path::Path, rules: &Rules) -> Result<Book, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Book::parse(&text, rules).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Exit code 0, or 1 when `verify` finds a wrong entry.
+pub fn run(args: &Args) -> Result<u8, String> {
+    match &args.command {
+        BookCommand::Build {
+            rules,
+            placed,
+            out,
+            threads,
+            hash,
+        } => {
+            let (rules, name) = preset(rules)?;
+            let path = out
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(format!("bots/book/{name}.book")));
+            let mut book = if path.exists() {
+                read(&path, &rules)?
+            } else {
+                Book::new(&rules)
+            };
+            let kept = book.len();
+            let started = Instant::now();
+            let header = |book: &Book, seconds: f64, per: &str| {
+                format!(
+                    "The opening book of level 5 for {name}: every position it can face with up to {placed} pieces placed.\nMade by `quads book build --rules {name} --placed {placed} --threads {threads} --hash {hash}`{}.\n{} positions{per}; {seconds:.0} s of solving on this run.\nEach line: the canonical position, its value for the side to move, the move (`quads book verify --rules {name}` solves them all again).",
+                    if kept > 0 { format!(" (resumed with {kept} positions)") } else { String::new() },
+                    book.len()
+                )
+            };
+            let write = |text: String| -> Result<(), String> {
+                std::fs::write(&path, text)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            };
+            let mut failed = None;
+            let built = build::build(
+                &mut book,
+                *placed,
+                *threads,
+                *hash,
+                |line| eprintln!("{line}"),
+                |b| {
+                    let text = b.to_text(&header(b, started.elapsed().as_secs_f64(), ""));
+                    if let Err(e) = write(text) {
+                        failed = Some(e);
+                    }
+                },
+            );
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            let per: Vec<String> = built
+                .per_placed
+                .iter()
+                .enumerate()
+                .map(|(k, n)| format!("{n} with {k} placed"))
+                .collect();
+            let text = book.to_text(&header(
+                &book,
+                built.seconds,
+                &format!(" ({})", per.join(", ")),
+            ));
+            write(text)?;
+            crate::outln!(
+                "{}: {} positions ({}), {:.1} s, {} nodes",
+                path.display(),
+                book.len(),
+                per.join(", "),
+                built.seconds,
+                built.nodes
+            );
+            Ok(0)
+        }
+        BookCommand::Verify {
+            rules,
+            file,
+            threads,
+            hash,
+        } => {
+            let (rules, _) = preset(rules)?;
+            let owned;
+            let book: &Book = match file {
+                Some(path) => {
+                    owned = read(path, &rules)?;
+                    &owned
+                }
+                None => Book::shipped(&rules).expect("covered"),
+            };
+            let (wrong, seconds) = build::verify(book, *threads, *hash, |l| eprintln!("{l}"));
+            for w in &wrong {
+                crate::outln!("WRONG {w}");
+            }
+            crate::outln!(
+                "{} positions solved again in {seconds:.1} s: {} wrong",
+                book.len(),
+                wrong.len()
+            );
+            Ok(u8::from(!wrong.is_empty()))
+        }
+        BookCommand::Games { games, bot } => games_played(games, bot),
+        BookCommand::Show { rules, position } => {
+            let rules = Rules {
+                claim: Claim::Auto,
+                ..*rules
+            };
+            preset(&rules)?;
+            let pos = crate::checked_position(position, &rules)?;
+            let book = Book::shipped(&rules).expect("covered");
+            match book.lookup(&pos) {
+                Some(found) => {
+                    let (form, _) = book.canonical(&pos).expect("a piece in hand");
+                    crate::outln!("value: {} ({})", found.describe(), value_text(found.value));
+                    crate::outln!("book move: {}", found.mv);
+                    crate::outln!("canonical form: {form}");
+                    Ok(0)
+                }
+                None => Err(format!("`{pos}` is not in the {rules} book")),
+            }
+        }
+    }
+}
+
+/// `quads book games`: the bot's moves in book positions against the book.
+fn games_played(games: &std::path::Path, bot: &str) -> Result<u8, String> {
+    let path = if games.is_dir() {
+        games.join("games.jsonl")
+    } else {
+        games.to_path_buf()
+    };
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let records =
+        quads_record::parse_jsonl(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (mut in_book, mut off, mut wrong) = (0usize, 0usize, Vec::new());
+    for record in &records {
+        let rules: Rules = record
+            .rules
+            .parse()
+            .map_err(|e| format!("game {}: {e}", record.game))?;
+        let Some(book) = Book::shipped(&rules) else {
+            continue;
+        };
+        let mut pos: quads_rules::Position = record
+            .start
+            .parse()
+            .map_err(|e| format!("game {}: {e}", record.game))?;
+        for (i, text) in record.moves.iter().enumerate() {
+            let mv: quads_rules::Move = text
+                .parse()
+                .map_err(|e| format!("game {}, move {}: {e}", record.game, i + 1))?;
+            let mover = match pos.to_move() {
+                quads_rules::Player::First => &record.first.name,
+                quads_rules::Player::Second => &record.second.name,
+            };
+            let next = pos
+                .play(mv, &rules)
+                .map_err(|e| format!("game {}, move {}: {e}", record.game, i + 1))?;
+            if mover == bot && pos.hand().is_some() {
+                match book.lookup(&pos) {
+                    Some(found) => {
+                        in_book += 1;
+                        if !same_move(book, &pos, mv, found.mv, &rules) {
+                            wrong.push(format!(
+                                "game {}, move {}: {bot} played {mv} in {pos}, the book says {}",
+                                record.game,
+                                i + 1,
+                                found.mv
+                            ));
+                        }
+                    }
+                    None if pos.placed() <= 4 => off += 1,
+                    None => {}
+                }
+            }
+            pos = next;
+        }
+    }
+    for w in &wrong {
+        crate::outln!("OFF BOOK {w}");
+    }
+    crate::outln!(
+        "{} games: {bot} made {in_book} moves in book positions, {} of them the book's; {off} moves with 4 or fewer pieces placed in positions the book does not hold",
+        records.len(),
+        in_book - wrong.len()
+    );
+    Ok(u8::from(!wrong.is_empty()))
+}
+
+/// Whether moves `a` and `b` in `pos` lead to the same position up to the symmetries (a
+/// winning placement announced or not).
+fn same_move(
+    book: &Book,
+    pos: &quads_rules::Position,
+    a: quads_rules::Move,
+    b: quads_rules::Move,
+    rules: &Rules,
+) -> bool {
+    use quads_rules::{Move, Then};
+    let auto = Rules {
+        claim: Claim::Auto,
+        ..*rules
+    };
+    let plain = |m: Move| match m {
+        Move::Place {
+            to,
+            then: Then::Quarto,
+        } => Move::Place {
+            to,
+            then: Then::Nothing,
+        },
+        m => m,
+    };
+    let after = |m: Move| {
+        pos.play(plain(m), &auto)
+            .ok()
+            .map(|x| book.canonical(&x).map_or(x, |(form, _)| form))
+    };
+    after(a).is_some() && after(a) == after(b)
+}
