@@ -26,8 +26,23 @@ fn config(dir: &Path, pairs: u32) -> PathBuf {
     path
 }
 
+/// `quads tournament CFG --out OUT --concurrency N --quiet`'s arguments.
+fn tournament(cfg: &Path, out: &Path, concurrency: u32) -> Vec<String> {
+    [
+        "tournament",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--concurrency",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .chain([concurrency.to_string(), "--quiet".to_owned()])
+    .collect()
+}
+
 /// `quads ARGS` run by `sh` after `LIMITS` (`ulimit` commands), in the test's folder.
-fn under_limits(q: &Quads, limits: &str, args: &[&str]) -> std::process::Output {
+fn under_limits(q: &Quads, limits: &str, args: &[String]) -> std::process::Output {
     Command::new("sh")
         .arg("-c")
         .arg(format!("{limits} && exec \"$0\" \"$@\""))
@@ -43,19 +58,7 @@ fn too_few_open_files_for_the_concurrency_is_one_line_before_the_first_game() {
     let q = Quads::new();
     let cfg = config(q.dir(), 1);
     let out = q.dir().join("out");
-    let run = under_limits(
-        &q,
-        "ulimit -n 200",
-        &[
-            "tournament",
-            cfg.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--concurrency",
-            "64",
-            "--quiet",
-        ],
-    );
+    let run = under_limits(&q, "ulimit -n 200", &tournament(&cfg, &out, 64));
     assert_eq!(run.status.code(), Some(2));
     let err = String::from_utf8(run.stderr).unwrap();
     let last = err.lines().last().unwrap_or_default();
@@ -75,15 +78,7 @@ fn a_soft_open_file_limit_below_the_need_is_raised_to_the_hard_one() {
     let run = under_limits(
         &q,
         "ulimit -S -n 100 && ulimit -H -n 4096",
-        &[
-            "tournament",
-            cfg.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--concurrency",
-            "24",
-            "--quiet",
-        ],
+        &tournament(&cfg, &out, 24),
     );
     assert!(
         run.status.success(),
@@ -103,16 +98,10 @@ fn a_run_of_a_hundred_games_at_once_ends_every_kept_alive_bot() {
     // 50 pairs a pairing: 600 games, 100 at once, 200 bots kept alive to the end.
     let cfg = config(q.dir(), 50);
     let out = q.dir().join("out");
+    let args = tournament(&cfg, &out, 100);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let child = q
-        .command(&[
-            "tournament",
-            cfg.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--concurrency",
-            "100",
-            "--quiet",
-        ])
+        .command(&args)
         .stdout(std::process::Stdio::null())
         .spawn()
         .expect("quads runs");

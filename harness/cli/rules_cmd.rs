@@ -20,26 +20,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     crate::outln!("{}", "=".repeat(title.chars().count()));
     for paragraph in rest {
         crate::outln!("");
-        crate::outln!("{}", wrap(paragraph, 78));
+        crate::outln!("{}", quads_reports::export::wrap(paragraph, 78));
     }
     Ok(())
-}
-
-/// `text` broken into lines of at most `width` characters, at spaces.
-pub fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line = 0;
-    for word in text.split(' ') {
-        let len = word.chars().count();
-        if line > 0 && line + 1 + len > width {
-            out.push('\n');
-            line = 0;
-        } else if line > 0 {
-            out.push(' ');
-            line += 1;
-        }
-        out.push_str(word);
-        line += len;
-    }
-    out
 }

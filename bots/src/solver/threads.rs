@@ -37,6 +37,7 @@ pub(super) fn parallel_root<'a>(
     let mut main = search();
     if threads > 1 {
         let moves: Vec<u8> = moves.iter().map(|&(sq, p)| (sq << 4) | p).collect();
+        let moves = distinct(&main, t, &moves);
         split_moves(&mut main, &search, threads, t, &moves, w);
     }
     let found = if main.aborted {
@@ -73,6 +74,7 @@ fn split<'a>(
         &mut order,
     );
     let moves: Vec<u8> = order[..m].iter().map(|&(_, _, mv)| mv).collect();
+    let moves = distinct(main, t, &moves);
     let best = split_moves(main, search, threads, t, &moves, w);
     main.store(prepared.key, t, w, best);
     best.0
@@ -131,6 +133,28 @@ fn split_moves<'a>(
     main.nodes += helped;
     main.aborted |= cut_short;
     unpack(queue.best.load(Relaxed))
+}
+
+/// `moves` (square << 4 | piece) of the node `t` with one move for each position they lead
+/// to, up to the symmetries, the first kept: two moves whose children are one position have one
+/// value. Alone, a thread searches the second child as a table hit; shared out, two threads
+/// searched the two at once, each missing the table (the empty board has 240 moves and 12
+/// distinct children in Quads, 8 in classic).
+fn distinct(main: &Search<'_>, t: Turn<'_>, moves: &[u8]) -> Vec<u8> {
+    let mut keys: Vec<u64> = Vec::with_capacity(moves.len());
+    let mut out = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        let (sq, p) = (usize::from(mv >> 4), mv & 15);
+        let after = main.geometry.place(t.node, sq, t.hand);
+        let key = main
+            .symmetries
+            .key_from_parts(after.occupied, after.traits, p);
+        if !keys.contains(&key) {
+            keys.push(key);
+            out.push(mv);
+        }
+    }
+    out
 }
 
 /// A value and a move in one word, ordered by the value.

@@ -175,20 +175,26 @@ fn board(frame: &mut Frame<'_>, area: Rect, s: &Screen<'_>, c: &Catalog) {
             } else {
                 "  ".to_owned()
             };
-            let mut spans = vec![Span::raw(label)];
-            for cell in &cells {
-                spans.extend(cell[line].spans.iter().cloned());
-                spans.push(Span::raw(" "));
-            }
-            lines.push(Line::from(spans));
+            lines.push(row_line(label, &cells, line));
         }
     }
+    panel(frame, area, lines, c.text("panel-board"));
+}
+
+/// Line `line` (0 to 2) of a row of cells, after `label`.
+fn row_line(label: String, cells: &[[Line<'static>; 3]], line: usize) -> Line<'static> {
+    let mut spans = vec![Span::raw(label)];
+    for cell in cells {
+        spans.extend(cell[line].spans.iter().cloned());
+        spans.push(Span::raw(" "));
+    }
+    Line::from(spans)
+}
+
+/// `lines` in a bordered panel titled `title`.
+fn panel(frame: &mut Frame<'_>, area: Rect, lines: Vec<Line<'static>>, title: String) {
     frame.render_widget(
-        Paragraph::new(lines).block(
-            Block::default()
-                .borders(Borders::ALL)
-                .title(c.text("panel-board")),
-        ),
+        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(title)),
         area,
     );
 }
@@ -228,22 +234,10 @@ fn pieces(frame: &mut Frame<'_>, area: Rect, s: &Screen<'_>, c: &Catalog) {
             })
             .collect();
         for line in 0..3 {
-            let mut spans = vec![Span::raw(" ")];
-            for cell in &cells {
-                spans.extend(cell[line].spans.iter().cloned());
-                spans.push(Span::raw(" "));
-            }
-            lines.push(Line::from(spans));
+            lines.push(row_line(" ".to_owned(), &cells, line));
         }
     }
-    frame.render_widget(
-        Paragraph::new(lines).block(
-            Block::default()
-                .borders(Borders::ALL)
-                .title(c.text("panel-give")),
-        ),
-        area,
-    );
+    panel(frame, area, lines, c.text("panel-give"));
 }
 
 fn side(frame: &mut Frame<'_>, area: Rect, s: &Screen<'_>, c: &Catalog) {

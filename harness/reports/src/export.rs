@@ -163,11 +163,12 @@ const PGN_WIDTH: usize = 79;
 
 /// Breaks `text` at spaces into lines of at most `width` characters (a longer word stands on
 /// a line of its own).
-fn wrap(text: &str, width: usize) -> String {
+pub fn wrap(text: &str, width: usize) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / width);
     let mut line = 0;
     for word in text.split(' ').filter(|w| !w.is_empty()) {
-        if line > 0 && line + 1 + word.len() > width {
+        let len = word.chars().count();
+        if line > 0 && line + 1 + len > width {
             out.push('\n');
             line = 0;
         } else if line > 0 {
@@ -175,7 +176,7 @@ fn wrap(text: &str, width: usize) -> String {
             line += 1;
         }
         out.push_str(word);
-        line += word.len();
+        line += len;
     }
     out
 }
