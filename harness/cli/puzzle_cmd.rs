@@ -21,7 +21,7 @@ pub struct Args {
     #[arg(long)]
     solution: bool,
     /// Whether MOVE (`C3 BLQF`) is the solution: exit 0 if it is, 1 if not.
-    #[arg(long, value_name = "MOVE", conflicts_with_all = ["solution", "from"])]
+    #[arg(long, value_name = "MOVE", conflicts_with_all = ["solution", "from", "json"])]
     check: Option<String>,
     /// Export the puzzles of DAYS days from this one (with --json).
     #[arg(long, value_parser = parse_date, requires = "json")]

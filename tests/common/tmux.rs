@@ -23,7 +23,8 @@ impl Tmux {
         let tmp = tempfile::tempdir().expect("a folder for the socket");
         let socket = tmp.path().join("tmux.sock");
         let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
-        let mut line = String::new();
+        // The caller's locale must not choose the language for a test that did not ask.
+        let mut line = "env -u LC_ALL -u LC_MESSAGES -u LANG ".to_owned();
         for (k, v) in env {
             line.push_str(&format!("{k}={} ", quote(v)));
         }

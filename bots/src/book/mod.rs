@@ -18,8 +18,9 @@
 //! canonical form, and the move mapped back through the symmetry.
 //!
 //! The books cover Quads and classic Quarto with every trait counting, with automatic wins or
-//! "Quarto!" announced (the first four placements cannot complete a shape, so the two play
-//! alike); not the variants in which fewer traits count.
+//! "Quarto!" announced (the book's moves are the same; a winning placement is announced under
+//! `claim=announce`, and a position with a claim pending is not looked up); not the variants in
+//! which fewer traits count.
 
 pub mod build;
 pub mod canonical;
@@ -53,7 +54,7 @@ pub fn lookup(pos: &Position, rules: &Rules) -> Option<Found> {
     if !enabled() {
         return None;
     }
-    Book::shipped(rules)?.lookup(pos)
+    Book::shipped(rules)?.lookup_in(pos, rules)
 }
 
 /// What the book says of a position: its value for the side to move and a move that keeps it.
@@ -253,6 +254,29 @@ impl Book {
             value: e.value,
             mv: t.move_back(e.mv),
         })
+    }
+
+    /// [`Book::lookup`] for a game under `rules`: under `claim=announce` a winning placement
+    /// is announced, so the move is legal there.
+    pub fn lookup_in(&self, pos: &Position, rules: &Rules) -> Option<Found> {
+        let found = self.lookup(pos)?;
+        let mv = match found.mv {
+            Move::Place {
+                to,
+                then: quads_rules::Then::Nothing,
+            } if rules.claim == quads_rules::Claim::Announce
+                && pos
+                    .hand()
+                    .is_some_and(|h| pos.board().completes(to, h, rules)) =>
+            {
+                Move::Place {
+                    to,
+                    then: quads_rules::Then::Quarto,
+                }
+            }
+            mv => mv,
+        };
+        Some(Found { mv, ..found })
     }
 }
 

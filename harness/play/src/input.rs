@@ -167,6 +167,23 @@ impl Input {
                     to,
                     then: Then::Quarto,
                 }),
+                // Before placing: claim an overlooked win if there is one, else announce the
+                // win the square under the cursor completes (the last empty square included).
+                Focus::Board if pos.claim_state() != quads_rules::ClaimState::Claimable => {
+                    let to = self.cursor_square();
+                    match pos.hand() {
+                        Some(hand)
+                            if pos.board().piece_at(to).is_none()
+                                && pos.board().completes(to, hand, rules) =>
+                        {
+                            Action::Play(Move::Place {
+                                to,
+                                then: Then::Quarto,
+                            })
+                        }
+                        _ => Action::Play(Move::Claim),
+                    }
+                }
                 _ => Action::Play(Move::Claim),
             },
         }

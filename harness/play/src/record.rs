@@ -29,6 +29,8 @@ pub struct Facts {
     pub started: String,
     /// Its length in ms.
     pub duration_ms: f64,
+    /// Per side, the processes a bot left that had to be killed.
+    pub leaked: [u32; 2],
 }
 
 /// The record of `game`.
@@ -59,7 +61,7 @@ pub fn record(game: &Game, number: u32, facts: Facts, logs: &[Log; 2]) -> GameRe
                 .iter()
                 .map(|m| (m.took_ms * 1000.0).round() / 1000.0)
                 .collect(),
-            leaked: [0, 0],
+            leaked: facts.leaked,
             log_bytes: [logs[0].kept.len() as u64, logs[1].kept.len() as u64],
             log_dropped: [logs[0].dropped, logs[1].dropped],
         },

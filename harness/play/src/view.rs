@@ -92,8 +92,16 @@ pub fn draw(frame: &mut Frame<'_>, s: &Screen<'_>, c: &Catalog) {
         rows[2],
     );
     frame.render_widget(Paragraph::new(s.message.clone()), rows[3]);
-    let typed = s.input.map_or(String::new(), |i| i.text.clone());
-    frame.render_widget(Paragraph::new(format!("> {typed}")), rows[4]);
+    // After the end there is nothing to type: the end's first line takes the input's row, so
+    // that the end fits an 80 x 24 terminal.
+    let (input_row, end) = match s.end.split_first() {
+        Some((first, rest)) if s.input.is_none() => (first.clone(), rest),
+        _ => (
+            format!("> {}", s.input.map_or("", |i| i.text.as_str())),
+            &s.end[..],
+        ),
+    };
+    frame.render_widget(Paragraph::new(input_row), rows[4]);
     frame.render_widget(
         Paragraph::new(format!(
             "{}  {}",
@@ -102,7 +110,7 @@ pub fn draw(frame: &mut Frame<'_>, s: &Screen<'_>, c: &Catalog) {
         )),
         rows[5],
     );
-    let mut bottom: Vec<Line<'_>> = s.end.iter().map(|l| Line::from(l.clone())).collect();
+    let mut bottom: Vec<Line<'_>> = end.iter().map(|l| Line::from(l.clone())).collect();
     bottom.extend(s.keys.iter().map(|k| {
         Line::from(Span::styled(
             k.clone(),

@@ -80,6 +80,19 @@ pub enum PuzzleError {
     /// wins.
     #[error("puzzles are made under automatic wins: `{0}` asks for claim=announce")]
     Announce(String),
+    /// No puzzle of the level turned up among the positions drawn (a variant where such wins
+    /// are too rare).
+    #[error("no {level} puzzle of `{rules}` among {attempts} positions drawn for {date}: such wins are rare when few traits count; try an easier level")]
+    NotFound {
+        /// The rules.
+        rules: String,
+        /// The level.
+        level: Level,
+        /// The day.
+        date: String,
+        /// Positions drawn.
+        attempts: u32,
+    },
 }
 
 /// One puzzle: the position and everything an app shows with it.
@@ -135,7 +148,7 @@ pub fn of_day(date: Date, rules: &Rules, level: Level) -> Result<Puzzle, PuzzleE
     if rules.claim == Claim::Announce {
         return Err(PuzzleError::Announce(rules.to_string()));
     }
-    Ok(search::find(date, rules, level))
+    search::find(date, rules, level)
 }
 
 /// Today's date where this process runs (its time zone), for the puzzle of the day.

@@ -5,7 +5,12 @@ use quads_rules::{Move, Player, Position, Rules, Then};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::{Date, Level, Puzzle};
+use crate::{Date, Level, Puzzle, PuzzleError};
+
+/// Positions drawn before a day's search gives up. Quads, classic and two-trait variants find
+/// a hard puzzle within a few hundred; one-trait variants needed 5,971 and 92,831 (438 s) for
+/// one hard puzzle (docs/play.md), so there the search stops with an error instead.
+pub(crate) const MAX_ATTEMPTS: u32 = 5_000;
 
 /// The solver's table, in MiB: the positions solved here have at most 12 empty squares.
 const TABLE_MIB: usize = 16;
@@ -119,7 +124,7 @@ fn side(p: Player) -> &'static str {
 }
 
 /// Draws positions from the day's seed until one is a puzzle of `level`.
-pub(crate) fn find(date: Date, rules: &Rules, level: Level) -> Puzzle {
+pub(crate) fn find(date: Date, rules: &Rules, level: Level) -> Result<Puzzle, PuzzleError> {
     let day = date.to_string();
     let spec = rules.to_string();
     let mut rng = ChaCha8Rng::seed_from_u64(seed(&[&day, &spec, level.name()]));
@@ -128,6 +133,14 @@ pub(crate) fn find(date: Date, rules: &Rules, level: Level) -> Puzzle {
     let wanted = win_in(level.placements());
     let mut attempts = 0;
     loop {
+        if attempts == MAX_ATTEMPTS {
+            return Err(PuzzleError::NotFound {
+                rules: spec,
+                level,
+                date: day,
+                attempts,
+            });
+        }
         attempts += 1;
         let span = u64::from(range.end() - range.start() + 1);
         let empty = range.start() + (rng.next_u64() % span) as u32;
@@ -147,7 +160,7 @@ pub(crate) fn find(date: Date, rules: &Rules, level: Level) -> Puzzle {
             pos.play(mv, rules).expect("legal"),
             rules,
         ));
-        return Puzzle {
+        return Ok(Puzzle {
             date: day,
             level,
             rules: spec,
@@ -158,7 +171,7 @@ pub(crate) fn find(date: Date, rules: &Rules, level: Level) -> Puzzle {
             moves: c.moves,
             tempting: c.tempting,
             attempts,
-        };
+        });
     }
 }
 

@@ -84,8 +84,24 @@ fn announce_rules_and_bad_dates_are_refused() {
 
 #[test]
 fn todays_puzzles_are_proven() {
+    // Today's date, so this reruns on another date tomorrow: the failure names the date, and
+    // `quads puzzle --date D --level L` reproduces it.
+    let today = quads_puzzle::today();
     for level in Level::ALL {
-        let p = of_day(quads_puzzle::today(), &Rules::QUADS, level).unwrap();
-        verify(&p).unwrap_or_else(|e| panic!("today's {level} puzzle: {e}"));
+        let p = of_day(today, &Rules::QUADS, level).unwrap();
+        verify(&p).unwrap_or_else(|e| panic!("the {level} puzzle of {today}: {e}"));
     }
+}
+
+#[test]
+fn a_search_that_finds_nothing_ends_with_an_error() {
+    // A hard puzzle with one trait counting is too rare: the search gives up.
+    let d: Date = "2027-01-05".parse().unwrap();
+    let rules: Rules = "quads,traits=color".parse().unwrap();
+    assert_eq!(
+        of_day(d, &rules, Level::Hard).unwrap_err().to_string(),
+        "no hard puzzle of `quads,traits=color` among 5000 positions drawn for 2027-01-05: such wins are rare when few traits count; try an easier level"
+    );
+    // Easy ones are found.
+    verify(&of_day(d, &rules, Level::Easy).unwrap()).unwrap();
 }

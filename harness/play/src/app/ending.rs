@@ -37,6 +37,7 @@ impl App {
         }
         let (result, reason, failures) = self.result();
         let mut logs: [Log; 2] = [Log::default(), Log::default()];
+        let mut leaked = [0u32; 2];
         for (side, log_of_side) in logs.iter_mut().enumerate() {
             if let Kind::Bot(Some(seat)) = &mut self.setup.sides[side].kind {
                 let faulted = self.failures.iter().any(|(s, _)| *s == side);
@@ -49,8 +50,9 @@ impl App {
                     let detail = self.failures.first().map(|(_, f)| f.detail.clone());
                     seat.tell_result(word, reason.to_string(), detail).await;
                 }
-                let (_, log) = seat.end_game(false, &self.setup.settings).await;
+                let (left_behind, log) = seat.end_game(false, &self.setup.settings).await;
                 *log_of_side = log;
+                leaked[side] = left_behind;
             }
         }
         if self.game.winning_squares().0 != 0 {
@@ -68,6 +70,7 @@ impl App {
             failures,
             started: humantime::format_rfc3339_millis(self.started_at).to_string(),
             duration_ms: self.started.elapsed().as_secs_f64() * 1000.0,
+            leaked,
         };
         let Some(out) = self.setup.out.clone() else {
             return;

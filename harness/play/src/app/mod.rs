@@ -323,6 +323,10 @@ impl App {
             Action::Undo => self.undo(),
             Action::Play(mv) => {
                 let took = self.turn_began.elapsed().as_secs_f64() * 1000.0;
+                // A move made after the clock ran out (between two ticks) is too late.
+                if self.out_of_time().await {
+                    return;
+                }
                 match self.game.play(mv, took) {
                     Ok(()) => {
                         self.played(side, mv, took);
@@ -427,24 +431,33 @@ impl App {
 
     /// A person's clock running out.
     async fn tick(&mut self) {
-        if self.phase != Phase::Turn || !self.setup.clock {
-            return;
+        if self.phase == Phase::Turn {
+            self.out_of_time().await;
+        }
+    }
+
+    /// Whether the person to move has run out of time; if so, the game ends on time.
+    async fn out_of_time(&mut self) -> bool {
+        if !self.setup.clock {
+            return false;
         }
         let side = seat_index(self.game.to_move());
         let Some(left) = self.clocks.left(side) else {
-            return;
+            return false;
         };
-        if self.turn_began.elapsed().as_millis() as u64 >= left {
-            self.failures.push((
-                side,
-                Fault {
-                    reason: ForfeitReason::Timeout,
-                    detail: format!("the clock ran out ({left} ms left at the move's start)"),
-                },
-            ));
-            self.phase = Phase::Over;
-            self.finish().await;
+        if (self.turn_began.elapsed().as_millis() as u64) < left {
+            return false;
         }
+        self.failures.push((
+            side,
+            Fault {
+                reason: ForfeitReason::Timeout,
+                detail: format!("the clock ran out ({left} ms left at the move's start)"),
+            },
+        ));
+        self.phase = Phase::Over;
+        self.finish().await;
+        true
     }
 }
 
