@@ -344,6 +344,13 @@ mod tests {
         );
         input.key(Key::Esc, &p, &announce);
         assert_eq!(input.focus, Focus::Board);
+        // F2 on the winning square itself announces too.
+        assert_eq!(
+            input.key(Key::Quarto, &p, &announce),
+            Action::Play("D1 quarto".parse().unwrap())
+        );
+        // Elsewhere it claims (and the rules refuse a claim with nothing to claim).
+        input.key(Key::Up, &p, &announce);
         assert_eq!(
             input.key(Key::Quarto, &p, &announce),
             Action::Play(Move::Claim)
