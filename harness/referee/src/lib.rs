@@ -10,19 +10,22 @@ mod fault;
 mod game;
 mod matchrun;
 pub mod open_files;
+mod plain;
 mod process;
 mod reaping;
-pub mod sandbox;
 mod seat;
 mod shared;
 mod starting;
+mod stdio;
 mod time_control;
 
 pub use descendants::TOKEN_VAR;
 pub use fault::{describe_exit, Fault};
 pub use game::{play_game, MatchError, Played, Settings};
 pub use matchrun::{run_match, write_logs, MatchConfig, Score};
-pub use process::{BotCommand, BotProcess, Ended, Log, Reply, SpawnError};
+pub use process::{BotCommand, BotProcess, Ended, Exit, Log, Reply, SpawnError};
+/// The box around every bot ([`quads_sandbox`]), as the referee's own.
+pub use quads_sandbox as sandbox;
 pub use quads_record::{BotEntry, Failure, ForfeitReason, GameRecord, GameResult, Reason, Timing};
 pub use reaping::{group_exists, group_members};
 pub use seat::{Answer, BotSpec, Seat};

@@ -63,6 +63,9 @@ struct BotEntry {
     #[serde(default)]
     shell: bool,
     dir: Option<PathBuf>,
+    /// Set in the bot's environment, beyond its box's own variables.
+    #[serde(default)]
+    env: BTreeMap<String, String>,
     #[serde(default)]
     options: BTreeMap<String, toml::Value>,
     time: Option<TimeSection>,
@@ -296,6 +299,7 @@ pub fn command(text: &str, shell: bool, dir: Option<PathBuf>) -> Result<BotComma
         argv,
         shell,
         dir,
+        env: Vec::new(),
         sandbox: SandboxSpec::default(),
     })
 }
@@ -339,6 +343,7 @@ fn bot_specs(
         let mut bot_command = command(&entry.command, entry.shell, entry.dir)
             .map_err(|e| err(format!("{}: bot `{}`: {e}", path.display(), entry.name)))?;
         bot_command.sandbox = sandbox_spec(entry.sandbox.as_deref(), sandbox, path)?;
+        bot_command.env = entry.env.into_iter().collect();
         bots.push(BotSpec {
             command: bot_command,
             name: entry.name,

@@ -1,0 +1,568 @@
+//! A cgroup per box: memory (shared memory and tmpfs pages included) and processes counted
+//! for the whole box, a CPU quota, the freezer for the no-pondering pause, and `cgroup.kill`.
+//!
+//! Each controller is taken from wherever this machine offers it: the cgroup v2 hierarchy when
+//! the controller is enabled there, else its cgroup v1 hierarchy (a machine may mount both, as
+//! this project's CI machine does: memory, pids, cpu and freezer in v1, v2 beside them with
+//! none of those, but with its own freezer and `cgroup.kill`). A box has one folder per
+//! hierarchy it uses, named alike in each.
+//!
+//! Where the boxes go: in each v1 hierarchy, below the referee's own cgroup (so that the
+//! referee's own limits cover its bots), when the referee may write there; in v2, below the
+//! root when the referee is root (v2 allows no processes beside controlled children), or, for
+//! an ordinary user whose own cgroup was delegated to it (systemd's `Delegate=yes`), beside the
+//! referee, which first moves itself into a leaf of its own.
+//!
+//! The launcher's keeper creates a box's folders, writes its limits and puts the box in; the
+//! referee freezes and thaws it; the keeper reads what the kernel counted (OOM kills, forks
+//! refused) and removes the folders when the box is gone.
+
+use std::io::{Error, ErrorKind, Result};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The folder, in each hierarchy, that holds the boxes.
+pub const PARENT: &str = "quads-arena";
+
+/// A controller a box uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Controller {
+    /// Memory for the whole box.
+    Memory,
+    /// Threads and processes for the whole box.
+    Pids,
+    /// The CPU quota.
+    Cpu,
+    /// The pause (in v2 every cgroup has it, with `cgroup.kill`).
+    Freezer,
+}
+
+impl Controller {
+    const ALL: [Controller; 4] = [
+        Controller::Memory,
+        Controller::Pids,
+        Controller::Cpu,
+        Controller::Freezer,
+    ];
+
+    /// The kernel's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Controller::Memory => "memory",
+            Controller::Pids => "pids",
+            Controller::Cpu => "cpu",
+            Controller::Freezer => "freezer",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Controller> {
+        Controller::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// Which hierarchy a box folder is in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A cgroup v1 hierarchy of one controller.
+    V1(Controller),
+    /// The cgroup v2 hierarchy, with the controllers enabled for the box (its freezer and
+    /// `cgroup.kill` come with every v2 cgroup).
+    V2(Vec<Controller>),
+}
+
+impl Kind {
+    /// Whether this folder gives `c`.
+    pub fn gives(&self, c: Controller) -> bool {
+        match self {
+            Kind::V1(one) => *one == c,
+            Kind::V2(list) => c == Controller::Freezer || list.contains(&c),
+        }
+    }
+
+    /// As the launcher's argument writes it: `v1-memory`, `v2-memory+pids`, `v2`.
+    pub fn arg(&self) -> String {
+        match self {
+            Kind::V1(c) => format!("v1-{}", c.name()),
+            Kind::V2(list) if list.is_empty() => "v2".to_owned(),
+            Kind::V2(list) => {
+                let names: Vec<&str> = list.iter().map(|c| c.name()).collect();
+                format!("v2-{}", names.join("+"))
+            }
+        }
+    }
+
+    /// Reads [`Kind::arg`] back.
+    pub fn parse(text: &str) -> Option<Kind> {
+        if let Some(c) = text.strip_prefix("v1-") {
+            return Controller::from_name(c).map(Kind::V1);
+        }
+        if text == "v2" {
+            return Some(Kind::V2(Vec::new()));
+        }
+        let list = text.strip_prefix("v2-")?;
+        list.split('+')
+            .map(Controller::from_name)
+            .collect::<Option<Vec<_>>>()
+            .map(Kind::V2)
+    }
+}
+
+/// One folder of a box.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoxDir {
+    /// Its hierarchy.
+    pub kind: Kind,
+    /// The folder.
+    pub path: PathBuf,
+}
+
+/// The limits a box's cgroups enforce.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Bytes of memory (swap none).
+    pub memory: Option<u64>,
+    /// Threads and processes.
+    pub processes: Option<u64>,
+    /// Thousandths of a core.
+    pub cores: Option<u32>,
+}
+
+/// The CPU quota's period, in microseconds.
+const PERIOD_US: u64 = 100_000;
+
+fn write(dir: &Path, file: &str, text: &str) -> Result<()> {
+    std::fs::write(dir.join(file), text)
+        .map_err(|e| Error::new(e.kind(), format!("cannot write {}: {e}", dir.join(file).display())))
+}
+
+fn read(dir: &Path, file: &str) -> Result<String> {
+    std::fs::read_to_string(dir.join(file))
+}
+
+/// `key N` from a flat-keyed file (`memory.events`, `pids.events`, `memory.oom_control`).
+fn counter(text: &str, key: &str) -> u64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(' ')?.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+impl BoxDir {
+    /// Creates the folder and writes the limits its hierarchy enforces.
+    pub fn create(&self, limits: &Limits) -> Result<()> {
+        if let Some(parent) = self.path.parent() {
+            match std::fs::create_dir(parent) {
+                Ok(()) => {}
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(Error::new(e.kind(), format!("cannot create {}: {e}", parent.display()))),
+            }
+        }
+        std::fs::create_dir(&self.path)
+            .map_err(|e| Error::new(e.kind(), format!("cannot create {}: {e}", self.path.display())))?;
+        let v2 = matches!(self.kind, Kind::V2(_));
+        if let (true, Some(m)) = (self.kind.gives(Controller::Memory), limits.memory) {
+            if v2 {
+                write(&self.path, "memory.max", &m.to_string())?;
+                if self.path.join("memory.swap.max").exists() {
+                    write(&self.path, "memory.swap.max", "0")?;
+                }
+            } else {
+                write(&self.path, "memory.limit_in_bytes", &m.to_string())?;
+                if self.path.join("memory.memsw.limit_in_bytes").exists() {
+                    write(&self.path, "memory.memsw.limit_in_bytes", &m.to_string())?;
+                }
+            }
+        }
+        if let (true, Some(p)) = (self.kind.gives(Controller::Pids), limits.processes) {
+            write(&self.path, "pids.max", &p.to_string())?;
+        }
+        if let (true, Some(c)) = (self.kind.gives(Controller::Cpu), limits.cores) {
+            let quota = u64::from(c) * PERIOD_US / 1000;
+            if v2 {
+                write(&self.path, "cpu.max", &format!("{quota} {PERIOD_US}"))?;
+            } else {
+                write(&self.path, "cpu.cfs_period_us", &PERIOD_US.to_string())?;
+                write(&self.path, "cpu.cfs_quota_us", &quota.to_string())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves process `pid` (and so everything it will start) into the folder.
+    pub fn join(&self, pid: i32) -> Result<()> {
+        write(&self.path, "cgroup.procs", &pid.to_string())
+    }
+
+    /// What the kernel counted: processes killed for memory, and forks refused at the limit.
+    pub fn events(&self) -> (u64, u64) {
+        let mut oom = 0;
+        let mut refused = 0;
+        if self.kind.gives(Controller::Memory) {
+            let file = if matches!(self.kind, Kind::V2(_)) {
+                "memory.events"
+            } else {
+                "memory.oom_control"
+            };
+            oom = counter(&read(&self.path, file).unwrap_or_default(), "oom_kill");
+        }
+        if self.kind.gives(Controller::Pids) {
+            refused = counter(&read(&self.path, "pids.events").unwrap_or_default(), "max");
+        }
+        (oom, refused)
+    }
+
+    /// Asks the kernel to stop (`true`) or continue every process of the box (a folder
+    /// without the freezer does nothing).
+    pub fn set_frozen(&self, frozen: bool) -> Result<()> {
+        match (&self.kind, frozen) {
+            (Kind::V2(_), true) => write(&self.path, "cgroup.freeze", "1"),
+            (Kind::V2(_), false) => write(&self.path, "cgroup.freeze", "0"),
+            (Kind::V1(Controller::Freezer), true) => write(&self.path, "freezer.state", "FROZEN"),
+            (Kind::V1(Controller::Freezer), false) => write(&self.path, "freezer.state", "THAWED"),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether every process of the box is stopped.
+    pub fn is_frozen(&self) -> bool {
+        match &self.kind {
+            Kind::V2(_) => read(&self.path, "cgroup.events").is_ok_and(|t| counter(&t, "frozen") == 1),
+            _ => read(&self.path, "freezer.state").is_ok_and(|t| t.trim() == "FROZEN"),
+        }
+    }
+
+    /// Kills every process of the box: v2's `cgroup.kill`, else each process listed.
+    pub fn kill(&self) -> Result<()> {
+        if matches!(self.kind, Kind::V2(_)) {
+            return write(&self.path, "cgroup.kill", "1");
+        }
+        for pid in self.procs() {
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+        }
+        Ok(())
+    }
+
+    /// The processes in the box now.
+    pub fn procs(&self) -> Vec<i32> {
+        read(&self.path, "cgroup.procs")
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect()
+    }
+
+    /// Removes the folder (it must hold no process any more).
+    pub fn remove(&self) -> Result<()> {
+        std::fs::remove_dir(&self.path)
+    }
+}
+
+/// Where this machine offers each controller to this referee.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cgroups {
+    /// The folder under which boxes go, per hierarchy, with the controllers it gives boxes.
+    parents: Vec<(Kind, PathBuf)>,
+    /// Why each controller that cannot be had is missing.
+    missing: Vec<(Controller, String)>,
+}
+
+impl Cgroups {
+    /// The folders of a box named `name` (one per hierarchy used).
+    pub fn box_dirs(&self, name: &str) -> Vec<BoxDir> {
+        self.parents
+            .iter()
+            .map(|(kind, parent)| BoxDir {
+                kind: kind.clone(),
+                path: parent.join(name),
+            })
+            .collect()
+    }
+
+    /// Why `c` cannot be had, if it cannot.
+    pub fn missing(&self, c: Controller) -> Option<&str> {
+        if self.parents.iter().any(|(k, _)| k.gives(c)) {
+            return None;
+        }
+        Some(
+            self.missing
+                .iter()
+                .find(|(m, _)| *m == c)
+                .map_or("no cgroup hierarchy has it", |(_, why)| why.as_str()),
+        )
+    }
+
+    /// What this machine gives this process, found from its mount table and its own cgroups.
+    pub fn discover() -> Cgroups {
+        let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+        let own = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+        let root = nix::unistd::geteuid().is_root();
+        let mut found = Cgroups::default();
+        let mounts = parse_mounts(&mountinfo);
+        // v2 first: a controller enabled there is taken from there.
+        let mut v2_gives = Vec::new();
+        if let Some(m) = mounts.iter().find(|m| m.v2) {
+            match v2_parent(m, &own, root) {
+                Ok((parent, controllers)) => {
+                    v2_gives = controllers.clone();
+                    found.parents.push((Kind::V2(controllers), parent));
+                }
+                Err(why) => found.missing.push((Controller::Freezer, format!("cgroup v2: {why}"))),
+            }
+        }
+        for c in [Controller::Memory, Controller::Pids, Controller::Cpu, Controller::Freezer] {
+            if v2_gives.contains(&c) || (c == Controller::Freezer && found.parents.iter().any(|(k, _)| matches!(k, Kind::V2(_)))) {
+                continue;
+            }
+            let Some(m) = mounts.iter().find(|m| !m.v2 && m.controllers.iter().any(|n| n == c.name())) else {
+                found.missing.push((c, format!("no cgroup hierarchy offers the {} controller", c.name())));
+                continue;
+            };
+            match v1_parent(m, &own) {
+                Ok(parent) => found.parents.push((Kind::V1(c), parent)),
+                Err(why) => found.missing.push((c, why)),
+            }
+        }
+        found
+    }
+}
+
+/// This machine's cgroups, found once.
+pub fn machine() -> &'static Cgroups {
+    static MACHINE: OnceLock<Cgroups> = OnceLock::new();
+    MACHINE.get_or_init(Cgroups::discover)
+}
+
+/// A cgroup file system in the mount table.
+#[derive(Debug)]
+struct Mount {
+    v2: bool,
+    /// The mount's root within the hierarchy (`/` unless a part of it is mounted).
+    root: String,
+    point: PathBuf,
+    controllers: Vec<String>,
+}
+
+fn parse_mounts(mountinfo: &str) -> Vec<Mount> {
+    let mut out = Vec::new();
+    for line in mountinfo.lines() {
+        // ID PARENT MAJ:MIN ROOT POINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER_OPTIONS
+        let Some((left, right)) = line.split_once(" - ") else {
+            continue;
+        };
+        let fields: Vec<&str> = left.split(' ').collect();
+        let rest: Vec<&str> = right.split(' ').collect();
+        if fields.len() < 5 || rest.len() < 3 {
+            continue;
+        }
+        let v2 = match rest[0] {
+            "cgroup2" => true,
+            "cgroup" => false,
+            _ => continue,
+        };
+        out.push(Mount {
+            v2,
+            root: unescape(fields[3]),
+            point: PathBuf::from(unescape(fields[4])),
+            controllers: rest[2].split(',').map(str::to_owned).collect(),
+        });
+    }
+    out
+}
+
+/// Mount table paths escape spaces and a few other bytes as `\040`.
+pub(crate) fn unescape(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let octal = bytes.get(i + 1..i + 4).filter(|d| d.iter().all(|b| (b'0'..=b'7').contains(b)));
+        match (bytes[i], octal) {
+            (b'\\', Some(d)) => {
+                out.push(d.iter().fold(0u8, |v, b| v.wrapping_mul(8).wrapping_add(b - b'0')));
+                i += 4;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// This process's cgroup in hierarchy `id` (`0` for v2, a v1 line's controller list
+/// otherwise), from /proc/self/cgroup.
+fn own_path<'a>(own: &'a str, matches: impl Fn(&str) -> bool) -> Option<&'a str> {
+    own.lines().find_map(|l| {
+        let mut parts = l.splitn(3, ':');
+        let (_, list, path) = (parts.next()?, parts.next()?, parts.next()?);
+        matches(list).then_some(path)
+    })
+}
+
+/// Where the mount shows cgroup `path` of its hierarchy.
+fn shown_at(m: &Mount, path: &str) -> Option<PathBuf> {
+    let rel = path.strip_prefix(m.root.trim_end_matches('/')).unwrap_or(path);
+    let rel = rel.trim_start_matches('/');
+    let dir = if rel.is_empty() {
+        m.point.clone()
+    } else {
+        m.point.join(rel)
+    };
+    dir.is_dir().then_some(dir)
+}
+
+fn writable(dir: &Path) -> bool {
+    nix::unistd::access(dir, nix::unistd::AccessFlags::W_OK).is_ok()
+}
+
+fn v1_parent(m: &Mount, own: &str) -> std::result::Result<PathBuf, String> {
+    let path = own_path(own, |list| list.split(',').any(|c| m.controllers.iter().any(|o| o == c)))
+        .unwrap_or("/");
+    let dir = shown_at(m, path)
+        .ok_or_else(|| format!("this process's cgroup {path} is not under {}", m.point.display()))?;
+    if !writable(&dir) {
+        return Err(format!("{} is not writable by this user", dir.display()));
+    }
+    Ok(dir.join(PARENT))
+}
+
+/// The v2 folder that holds boxes, and the controllers boxes get there.
+fn v2_parent(m: &Mount, own: &str, root: bool) -> std::result::Result<(PathBuf, Vec<Controller>), String> {
+    let available = |dir: &Path| -> Vec<Controller> {
+        read(dir, "cgroup.controllers")
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(Controller::from_name)
+            .filter(|c| *c != Controller::Freezer)
+            .collect()
+    };
+    if root {
+        if !writable(&m.point) {
+            return Err(format!("{} is not writable", m.point.display()));
+        }
+        let controllers = available(&m.point);
+        return Ok((m.point.join(PARENT), controllers));
+    }
+    // An ordinary user: only a delegated cgroup of its own.
+    let path = own_path(own, |list| list.is_empty()).unwrap_or("/");
+    let dir = shown_at(m, path).ok_or_else(|| format!("this process's cgroup {path} is not shown"))?;
+    if path == "/" || !writable(&dir) || !writable(&dir.join("cgroup.procs")) {
+        return Err(format!("this user's cgroup {path} is not delegated to it"));
+    }
+    Ok((dir.join(PARENT), available(&dir)))
+}
+
+/// An ordinary user's delegated v2 cgroup holds the referee; boxes with controllers may only
+/// be its children once it holds no process: the referee moves itself into a leaf
+/// (`referee`) first, and enables the controllers it offers for the children.
+pub fn prepare_delegated() -> Result<()> {
+    let m = machine();
+    for (kind, parent) in &m.parents {
+        let Kind::V2(controllers) = kind else { continue };
+        if nix::unistd::geteuid().is_root() {
+            // The root's parent: enable the controllers in the root and in the parent.
+            if !controllers.is_empty() {
+                let root = parent.parent().unwrap_or(Path::new("/"));
+                let list: Vec<String> = controllers.iter().map(|c| format!("+{}", c.name())).collect();
+                let _ = write(root, "cgroup.subtree_control", &list.join(" "));
+                match std::fs::create_dir(parent) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
+                    Err(e) => return Err(e),
+                }
+                write(parent, "cgroup.subtree_control", &list.join(" "))?;
+            }
+            continue;
+        }
+        let own = parent.parent().unwrap_or(Path::new("/"));
+        let leaf = own.join("referee");
+        match std::fs::create_dir(&leaf) {
+            Ok(()) => {}
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+        write(&leaf, "cgroup.procs", &std::process::id().to_string())?;
+        if !controllers.is_empty() {
+            let list: Vec<String> = controllers.iter().map(|c| format!("+{}", c.name())).collect();
+            write(own, "cgroup.subtree_control", &list.join(" "))?;
+            match std::fs::create_dir(parent) {
+                Ok(()) => {}
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+            write(parent, "cgroup.subtree_control", &list.join(" "))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HYBRID: &str = "\
+30 25 0:26 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
+31 25 0:27 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids
+32 25 0:28 / /sys/fs/cgroup/cpu,cpuacct rw,relatime - cgroup cgroup rw,cpu,cpuacct
+33 25 0:29 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
+34 25 0:30 /sub /mnt/my\\040cg rw - cgroup cgroup rw,freezer
+20 1 8:1 / / rw - ext4 /dev/sda1 rw
+";
+
+    #[test]
+    fn the_mount_table_gives_each_hierarchy() {
+        let m = parse_mounts(HYBRID);
+        assert_eq!(m.len(), 5);
+        assert_eq!((m[2].point.to_str(), m[2].controllers.clone()), (Some("/sys/fs/cgroup/cpu,cpuacct"), vec!["rw".to_owned(), "cpu".to_owned(), "cpuacct".to_owned()]));
+        assert!(m[3].v2 && !m[0].v2);
+        assert_eq!((m[4].root.as_str(), m[4].point.to_str()), ("/sub", Some("/mnt/my cg")));
+    }
+
+    #[test]
+    fn own_cgroups_are_read_per_hierarchy() {
+        let own = "9:name=systemd:/\n4:memory:/process_api/4f80\n2:cpu,cpuacct:/\n0::/user.slice\n";
+        assert_eq!(own_path(own, |l| l.split(',').any(|c| c == "memory")), Some("/process_api/4f80"));
+        assert_eq!(own_path(own, |l| l.split(',').any(|c| c == "cpu")), Some("/"));
+        assert_eq!(own_path(own, str::is_empty), Some("/user.slice"));
+    }
+
+    #[test]
+    fn kinds_read_back_and_say_what_they_give() {
+        for k in [Kind::V1(Controller::Memory), Kind::V2(vec![]), Kind::V2(vec![Controller::Memory, Controller::Cpu])] {
+            assert_eq!(Kind::parse(&k.arg()), Some(k.clone()));
+        }
+        assert_eq!(Kind::V2(vec![Controller::Pids]).arg(), "v2-pids");
+        assert!(Kind::V2(vec![]).gives(Controller::Freezer));
+        assert!(!Kind::V1(Controller::Memory).gives(Controller::Freezer));
+        assert_eq!(Kind::parse("v3"), None);
+        assert_eq!(Kind::parse("v1-blkio"), None);
+    }
+
+    #[test]
+    fn counters_are_read_by_key() {
+        let oom = "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n";
+        assert_eq!(counter(oom, "oom_kill"), 3);
+        assert_eq!(counter("max 12\n", "max"), 12);
+        assert_eq!(counter("populated 1\nfrozen 0\n", "frozen"), 0);
+        assert_eq!(counter("", "max"), 0);
+    }
+
+    #[test]
+    fn limits_are_written_in_each_hierarchys_files() {
+        let root = tempfile::tempdir().unwrap();
+        let limits = Limits {
+            memory: Some(1 << 30),
+            processes: Some(64),
+            cores: Some(1500),
+        };
+        let v1 = BoxDir { kind: Kind::V1(Controller::Cpu), path: root.path().join("v1/box") };
+        v1.create(&limits).unwrap();
+        let r = |d: &BoxDir, f: &str| read(&d.path, f).unwrap();
+        assert_eq!((r(&v1, "cpu.cfs_period_us"), r(&v1, "cpu.cfs_quota_us")), ("100000".into(), "150000".into()));
+        assert!(!v1.path.join("memory.limit_in_bytes").exists());
+        let v2 = BoxDir { kind: Kind::V2(vec![Controller::Memory, Controller::Pids, Controller::Cpu]), path: root.path().join("v2/box") };
+        v2.create(&limits).unwrap();
+        assert_eq!((r(&v2, "memory.max"), r(&v2, "pids.max"), r(&v2, "cpu.max")), ("1073741824".into(), "64".into(), "150000 100000".into()));
+        assert_eq!(v2.create(&limits).unwrap_err().kind(), ErrorKind::AlreadyExists);
+    }
+}

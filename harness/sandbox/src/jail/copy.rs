@@ -1,0 +1,59 @@
+//! A build's folder copied in (from the entrant's files) and out (to the folder its bot then
+//! runs from). Links are copied as links, never followed; the copies' modes are made readable
+//! by every user (0644, 0755 for what any bit made executable, 0755 for folders), since the
+//! bot runs as another unprivileged user than its build.
+
+use std::io::Result;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+/// Copies everything in `from` into the folder `to` (which exists).
+pub fn tree(from: &Path, to: &Path) -> Result<()> {
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let (src, dst) = (entry.path(), to.join(entry.file_name()));
+        let meta = std::fs::symlink_metadata(&src)?;
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(&src)?, &dst)?;
+        } else if kind.is_dir() {
+            match std::fs::create_dir(&dst) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+            std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(0o755))?;
+            tree(&src, &dst)?;
+        } else if kind.is_file() {
+            let _ = std::fs::remove_file(&dst);
+            std::fs::copy(&src, &dst)?;
+            let mode = if meta.permissions().mode() & 0o111 != 0 { 0o755 } else { 0o644 };
+            std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(mode))?;
+        }
+        // Devices, sockets and pipes are not copied.
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tree_is_copied_with_its_links_as_links_and_modes_for_everyone() {
+        let dir = tempfile::tempdir().unwrap();
+        let (from, to) = (dir.path().join("from"), dir.path().join("to"));
+        std::fs::create_dir_all(from.join("sub")).unwrap();
+        std::fs::create_dir(&to).unwrap();
+        std::fs::write(from.join("sub/bot"), "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(from.join("sub/bot"), std::fs::Permissions::from_mode(0o700)).unwrap();
+        std::fs::write(from.join("notes"), "n").unwrap();
+        std::fs::set_permissions(from.join("notes"), std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::os::unix::fs::symlink("/etc/shadow", from.join("link")).unwrap();
+        tree(&from, &to).unwrap();
+        let mode = |p: &str| std::fs::metadata(to.join(p)).unwrap().permissions().mode() & 0o777;
+        assert_eq!((mode("sub"), mode("sub/bot"), mode("notes")), (0o755, 0o755, 0o644));
+        assert_eq!(std::fs::read_link(to.join("link")).unwrap(), Path::new("/etc/shadow"));
+        assert_eq!(std::fs::read_to_string(to.join("sub/bot")).unwrap(), "#!/bin/sh\n");
+    }
+}
