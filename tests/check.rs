@@ -23,12 +23,16 @@ fn names() -> Vec<String> {
 
 /// Runs `quads check` on a command; returns the exit code and the stdout lines.
 fn check(q: &Quads, command: &[&str]) -> (Option<i32>, Vec<String>) {
+    let fixtures = fixture();
+    let fixtures = Path::new(&fixtures).parent().unwrap().to_str().unwrap().to_owned();
     let mut args = vec![
         "check",
         "--movetime",
         "1s",
         "--handshake-timeout",
         "1s",
+        "--dir",
+        &fixtures,
         "--",
     ];
     args.extend(command);

@@ -47,6 +47,9 @@ pub struct BotCommand {
     pub env: Vec<(String, String)>,
     /// The walls around it, as asked for (what the machine can enforce is decided at start).
     pub sandbox: SandboxSpec,
+    /// Whether it may think on its opponent's time; if not, its whole box is stopped then.
+    /// Trusted bots may (the default); a competition's entrants may not unless the host says.
+    pub ponder: bool,
 }
 
 impl BotCommand {
@@ -58,6 +61,7 @@ impl BotCommand {
             dir: None,
             env: Vec::new(),
             sandbox: SandboxSpec::default(),
+            ponder: true,
         }
     }
 
@@ -187,8 +191,10 @@ impl Drop for BotProcess {
 
 impl BotProcess {
     /// Starts the bot (in its box unless the sandbox is off), in a new process group, with
-    /// piped stdin, stdout and stderr.
-    pub fn spawn(cmd: &BotCommand, log_cap: usize) -> Result<BotProcess, SpawnError> {
+    /// piped stdin, stdout and stderr. What the box needs (the machine's walls, the program
+    /// and its interpreter found) is worked out on a blocking thread: it reads the file system
+    /// and may ask pyenv or rustup, and the runtime's threads time other games' moves.
+    pub async fn spawn(cmd: &BotCommand, log_cap: usize) -> Result<BotProcess, SpawnError> {
         let error = |source| SpawnError {
             command: cmd.display(),
             source,
@@ -196,13 +202,19 @@ impl BotProcess {
         if cmd.argv.is_empty() || cmd.argv[0].is_empty() {
             return Err(error(std::io::Error::other("empty command")));
         }
-        let (walls, _) =
-            quads_sandbox::enforce(&cmd.sandbox).map_err(|e| error(std::io::Error::other(e)))?;
-        let (mut command, held, folder) = if walls.is_on() {
-            boxed_command(cmd, &walls).map_err(error)?
-        } else {
-            plain_command(cmd).map_err(error)?
-        };
+        let owned = cmd.clone();
+        let prepared = tokio::task::spawn_blocking(move || {
+            let (walls, _) = quads_sandbox::enforce(&owned.sandbox).map_err(std::io::Error::other)?;
+            if walls.is_on() {
+                boxed_command(&owned, &walls)
+            } else {
+                plain_command(&owned)
+            }
+        })
+        .await
+        .map_err(|e| error(std::io::Error::other(e.to_string())))?;
+        let (command, held, folder) = prepared.map_err(error)?;
+        let mut command = Command::from(command);
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -488,7 +500,7 @@ impl BotProcess {
 }
 
 /// The launcher's command for a boxed bot.
-fn boxed_command(cmd: &BotCommand, walls: &Sandbox) -> std::io::Result<(Command, Held, Option<PathBuf>)> {
+fn boxed_command(cmd: &BotCommand, walls: &Sandbox) -> std::io::Result<(std::process::Command, Held, Option<PathBuf>)> {
     let folder = cmd.folder()?;
     let request = quads_sandbox::Request {
         argv: &cmd.argv,
@@ -502,19 +514,19 @@ fn boxed_command(cmd: &BotCommand, walls: &Sandbox) -> std::io::Result<(Command,
         quads_sandbox::SandboxError::Program { source, .. } => source,
         other => std::io::Error::other(other.to_string()),
     })?;
-    Ok((Command::from(prepared.command), Held::Boxed(prepared.handle), Some(prepared.folder)))
+    Ok((prepared.command, Held::Boxed(prepared.handle), Some(prepared.folder)))
 }
 
 /// A bot with the sandbox off: its own command, in its folder, with a token of its own in its
 /// environment that its descendants inherit ([`TOKEN_VAR`]).
-fn plain_command(cmd: &BotCommand) -> std::io::Result<(Command, Held, Option<PathBuf>)> {
+fn plain_command(cmd: &BotCommand) -> std::io::Result<(std::process::Command, Held, Option<PathBuf>)> {
     descendants::become_subreaper();
     let argv = if cmd.shell {
         vec!["sh".to_owned(), "-c".to_owned(), cmd.argv.join(" ")]
     } else {
         cmd.argv.clone()
     };
-    let mut c = Command::new(&argv[0]);
+    let mut c = std::process::Command::new(&argv[0]);
     c.args(&argv[1..]);
     if let Some(dir) = &cmd.dir {
         c.current_dir(dir);

@@ -3,6 +3,7 @@
 //! time, the CPU quota, and no thinking on the opponent's time when pondering is off, whatever
 //! session a helper moved to.
 
+#[allow(dead_code, reason = "the attacks use the duel, its logs and the walls only")]
 mod common;
 
 use common::{attack, bot, duel, held, report, slow, walled, START};

@@ -4,6 +4,7 @@
 //! can fail), with it it must fail, the attacker must otherwise play, and the opponent must
 //! keep its game.
 
+#[allow(dead_code, reason = "the attacks use the duel, its logs and the walls only")]
 mod common;
 
 use std::os::unix::fs::PermissionsExt;

@@ -171,6 +171,8 @@ fn box_cgroups(walls: &Sandbox) -> Vec<BoxDir> {
             || (walls.processes.is_some() && d.kind.gives(Controller::Pids))
             || (walls.cores.is_some() && d.kind.gives(Controller::Cpu))
             || d.kind.gives(Controller::Freezer)
+            // What runtimes read to size themselves, in the box's own view.
+            || (walls.isolation && (d.kind.gives(Controller::Cpuacct) || d.kind.gives(Controller::Cpuset)))
     };
     let name = format!("{}-{}", std::process::id(), BOXES.fetch_add(1, Ordering::Relaxed));
     cgroup::machine().box_dirs(&name).into_iter().filter(needs).collect()

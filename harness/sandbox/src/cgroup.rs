@@ -35,14 +35,21 @@ pub enum Controller {
     Cpu,
     /// The pause (in v2 every cgroup has it, with `cgroup.kill`).
     Freezer,
+    /// CPU time used (v1): not a limit, but runtimes look for it.
+    Cpuacct,
+    /// The CPUs and memory nodes (v1): not a limit either; the JVM will not size itself from
+    /// v1 cgroups without it.
+    Cpuset,
 }
 
 impl Controller {
-    const ALL: [Controller; 4] = [
+    const ALL: [Controller; 6] = [
         Controller::Memory,
         Controller::Pids,
         Controller::Cpu,
         Controller::Freezer,
+        Controller::Cpuacct,
+        Controller::Cpuset,
     ];
 
     /// The kernel's name.
@@ -52,6 +59,8 @@ impl Controller {
             Controller::Pids => "pids",
             Controller::Cpu => "cpu",
             Controller::Freezer => "freezer",
+            Controller::Cpuacct => "cpuacct",
+            Controller::Cpuset => "cpuset",
         }
     }
 
@@ -63,8 +72,9 @@ impl Controller {
 /// Which hierarchy a box folder is in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// A cgroup v1 hierarchy of one controller.
-    V1(Controller),
+    /// A cgroup v1 hierarchy, with the controllers mounted in it (`cpu,cpuacct` often go
+    /// together).
+    V1(Vec<Controller>),
     /// The cgroup v2 hierarchy, with the controllers enabled for the box (its freezer and
     /// `cgroup.kill` come with every v2 cgroup).
     V2(Vec<Controller>),
@@ -74,36 +84,44 @@ impl Kind {
     /// Whether this folder gives `c`.
     pub fn gives(&self, c: Controller) -> bool {
         match self {
-            Kind::V1(one) => *one == c,
+            Kind::V1(list) => list.contains(&c),
             Kind::V2(list) => c == Controller::Freezer || list.contains(&c),
         }
     }
 
-    /// As the launcher's argument writes it: `v1-memory`, `v2-memory+pids`, `v2`.
+    /// The controllers' names, joined with `sep`.
+    pub fn names(&self, sep: &str) -> String {
+        let list = match self {
+            Kind::V1(l) | Kind::V2(l) => l,
+        };
+        list.iter().map(|c| c.name()).collect::<Vec<_>>().join(sep)
+    }
+
+    /// As the launcher's argument writes it: `v1-memory`, `v1-cpu+cpuacct`, `v2-memory+pids`,
+    /// `v2`.
     pub fn arg(&self) -> String {
         match self {
-            Kind::V1(c) => format!("v1-{}", c.name()),
+            Kind::V1(_) => format!("v1-{}", self.names("+")),
             Kind::V2(list) if list.is_empty() => "v2".to_owned(),
-            Kind::V2(list) => {
-                let names: Vec<&str> = list.iter().map(|c| c.name()).collect();
-                format!("v2-{}", names.join("+"))
-            }
+            Kind::V2(_) => format!("v2-{}", self.names("+")),
         }
     }
 
     /// Reads [`Kind::arg`] back.
     pub fn parse(text: &str) -> Option<Kind> {
-        if let Some(c) = text.strip_prefix("v1-") {
-            return Controller::from_name(c).map(Kind::V1);
-        }
         if text == "v2" {
             return Some(Kind::V2(Vec::new()));
         }
-        let list = text.strip_prefix("v2-")?;
-        list.split('+')
+        let (v1, list) = match (text.strip_prefix("v1-"), text.strip_prefix("v2-")) {
+            (Some(l), _) => (true, l),
+            (_, Some(l)) => (false, l),
+            _ => return None,
+        };
+        let list = list
+            .split('+')
             .map(Controller::from_name)
-            .collect::<Option<Vec<_>>>()
-            .map(Kind::V2)
+            .collect::<Option<Vec<_>>>()?;
+        Some(if v1 { Kind::V1(list) } else { Kind::V2(list) })
     }
 }
 
@@ -149,8 +167,10 @@ fn counter(text: &str, key: &str) -> u64 {
 impl BoxDir {
     /// Creates the folder and writes the limits its hierarchy enforces.
     pub fn create(&self, limits: &Limits) -> Result<()> {
+        let cpuset = matches!(&self.kind, Kind::V1(l) if l.contains(&Controller::Cpuset));
         if let Some(parent) = self.path.parent() {
             match std::fs::create_dir(parent) {
+                Ok(()) if cpuset => inherit_cpuset(parent)?,
                 Ok(()) => {}
                 Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(Error::new(e.kind(), format!("cannot create {}: {e}", parent.display()))),
@@ -158,6 +178,9 @@ impl BoxDir {
         }
         std::fs::create_dir(&self.path)
             .map_err(|e| Error::new(e.kind(), format!("cannot create {}: {e}", self.path.display())))?;
+        if cpuset {
+            inherit_cpuset(&self.path)?;
+        }
         let v2 = matches!(self.kind, Kind::V2(_));
         if let (true, Some(m)) = (self.kind.gives(Controller::Memory), limits.memory) {
             if v2 {
@@ -216,8 +239,8 @@ impl BoxDir {
         match (&self.kind, frozen) {
             (Kind::V2(_), true) => write(&self.path, "cgroup.freeze", "1"),
             (Kind::V2(_), false) => write(&self.path, "cgroup.freeze", "0"),
-            (Kind::V1(Controller::Freezer), true) => write(&self.path, "freezer.state", "FROZEN"),
-            (Kind::V1(Controller::Freezer), false) => write(&self.path, "freezer.state", "THAWED"),
+            (Kind::V1(l), true) if l.contains(&Controller::Freezer) => write(&self.path, "freezer.state", "FROZEN"),
+            (Kind::V1(l), false) if l.contains(&Controller::Freezer) => write(&self.path, "freezer.state", "THAWED"),
             _ => Ok(()),
         }
     }
@@ -254,6 +277,16 @@ impl BoxDir {
     pub fn remove(&self) -> Result<()> {
         std::fs::remove_dir(&self.path)
     }
+}
+
+/// A new v1 cpuset cgroup has no CPU and no memory node until given its parent's.
+fn inherit_cpuset(dir: &Path) -> Result<()> {
+    let parent = dir.parent().unwrap_or(Path::new("/"));
+    for file in ["cpuset.cpus", "cpuset.mems"] {
+        let value = read(parent, file)?;
+        write(dir, file, value.trim())?;
+    }
+    Ok(())
 }
 
 /// Where this machine offers each controller to this referee.
@@ -308,17 +341,35 @@ impl Cgroups {
                 Err(why) => found.missing.push((Controller::Freezer, format!("cgroup v2: {why}"))),
             }
         }
-        for c in [Controller::Memory, Controller::Pids, Controller::Cpu, Controller::Freezer] {
-            if v2_gives.contains(&c) || (c == Controller::Freezer && found.parents.iter().any(|(k, _)| matches!(k, Kind::V2(_)))) {
+        let has_v2 = found.parents.iter().any(|(k, _)| matches!(k, Kind::V2(_)));
+        let in_v2 = |c: Controller| v2_gives.contains(&c) || (c == Controller::Freezer && has_v2);
+        // Each v1 hierarchy once, with the controllers of ours mounted in it.
+        let mut seen: Vec<PathBuf> = Vec::new();
+        for c in Controller::ALL {
+            if in_v2(c) {
                 continue;
             }
             let Some(m) = mounts.iter().find(|m| !m.v2 && m.controllers.iter().any(|n| n == c.name())) else {
-                found.missing.push((c, format!("no cgroup hierarchy offers the {} controller", c.name())));
+                if !matches!(c, Controller::Cpuacct | Controller::Cpuset) {
+                    found.missing.push((c, format!("no cgroup hierarchy offers the {} controller", c.name())));
+                }
                 continue;
             };
+            if seen.contains(&m.point) {
+                continue;
+            }
+            seen.push(m.point.clone());
+            let list: Vec<Controller> = Controller::ALL
+                .into_iter()
+                .filter(|o| !in_v2(*o) && m.controllers.iter().any(|n| n == o.name()))
+                .collect();
             match v1_parent(m, &own) {
-                Ok(parent) => found.parents.push((Kind::V1(c), parent)),
-                Err(why) => found.missing.push((c, why)),
+                Ok(parent) => found.parents.push((Kind::V1(list), parent)),
+                Err(why) => {
+                    for o in list {
+                        found.missing.push((o, why.clone()));
+                    }
+                }
             }
         }
         found
@@ -433,7 +484,7 @@ fn v2_parent(m: &Mount, own: &str, root: bool) -> std::result::Result<(PathBuf, 
             .unwrap_or_default()
             .split_whitespace()
             .filter_map(Controller::from_name)
-            .filter(|c| *c != Controller::Freezer)
+            .filter(|c| matches!(c, Controller::Memory | Controller::Pids | Controller::Cpu))
             .collect()
     };
     if root {
@@ -528,12 +579,13 @@ mod tests {
 
     #[test]
     fn kinds_read_back_and_say_what_they_give() {
-        for k in [Kind::V1(Controller::Memory), Kind::V2(vec![]), Kind::V2(vec![Controller::Memory, Controller::Cpu])] {
+        for k in [Kind::V1(vec![Controller::Memory]), Kind::V1(vec![Controller::Cpu, Controller::Cpuacct]), Kind::V2(vec![]), Kind::V2(vec![Controller::Memory, Controller::Cpu])] {
             assert_eq!(Kind::parse(&k.arg()), Some(k.clone()));
         }
         assert_eq!(Kind::V2(vec![Controller::Pids]).arg(), "v2-pids");
         assert!(Kind::V2(vec![]).gives(Controller::Freezer));
-        assert!(!Kind::V1(Controller::Memory).gives(Controller::Freezer));
+        assert!(!Kind::V1(vec![Controller::Memory]).gives(Controller::Freezer));
+        assert_eq!(Kind::V1(vec![Controller::Cpu, Controller::Cpuacct]).arg(), "v1-cpu+cpuacct");
         assert_eq!(Kind::parse("v3"), None);
         assert_eq!(Kind::parse("v1-blkio"), None);
     }
@@ -555,7 +607,7 @@ mod tests {
             processes: Some(64),
             cores: Some(1500),
         };
-        let v1 = BoxDir { kind: Kind::V1(Controller::Cpu), path: root.path().join("v1/box") };
+        let v1 = BoxDir { kind: Kind::V1(vec![Controller::Cpu]), path: root.path().join("v1/box") };
         v1.create(&limits).unwrap();
         let r = |d: &BoxDir, f: &str| read(&d.path, f).unwrap();
         assert_eq!((r(&v1, "cpu.cfs_period_us"), r(&v1, "cpu.cfs_quota_us")), ("100000".into(), "150000".into()));

@@ -260,7 +260,7 @@ mod tests {
             shown: vec!["/root/.pyenv/versions/3.11.7".into()],
             work: Some(Work { from: "/srv/entrants/ann".into(), size: 1 << 30 }),
             cgroups: vec![
-                BoxDir { kind: Kind::V1(Controller::Memory), path: "/sys/fs/cgroup/memory/quads-arena/1-2".into() },
+                BoxDir { kind: Kind::V1(vec![Controller::Memory]), path: "/sys/fs/cgroup/memory/quads-arena/1-2".into() },
                 BoxDir { kind: Kind::V2(vec![]), path: "/sys/fs/cgroup/unified/quads-arena/1-2".into() },
             ],
             id: Some(200_001),

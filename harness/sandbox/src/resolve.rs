@@ -4,7 +4,7 @@
 //! prefix. The read list is never built from the command's other words.
 
 use std::ffi::OsStr;
-use std::io::{Error, ErrorKind, Result};
+use std::io::{Error, Result};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Component, Path, PathBuf};
 
@@ -98,18 +98,31 @@ fn executable(p: &Path) -> bool {
 /// the first executable file of that name on `search` (the referee's `PATH`). Pyenv's shims
 /// and rustup's proxies are asked which real program they would run (in `folder`, so that a
 /// `.python-version` or `rust-toolchain.toml` there counts).
+///
+/// What was found is remembered for the referee's life (a shim is asked once per command).
 pub fn find(program: &str, folder: &Path, search: &OsStr) -> Result<Program> {
-    find_at(program, folder, search, 0)
+    type Key = (String, PathBuf, std::ffi::OsString);
+    static FOUND: std::sync::Mutex<Vec<(Key, Program)>> = std::sync::Mutex::new(Vec::new());
+    let key: Key = (program.to_owned(), folder.to_path_buf(), search.to_owned());
+    if let Some((_, p)) = FOUND.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(k, _)| *k == key) {
+        return Ok(p.clone());
+    }
+    let found = find_at(program, folder, search, 0)?;
+    let mut cache = FOUND.lock().unwrap_or_else(|e| e.into_inner());
+    if cache.len() < 1024 {
+        cache.push((key, found.clone()));
+    }
+    Ok(found)
 }
 
 fn find_at(program: &str, folder: &Path, search: &OsStr, depth: u32) -> Result<Program> {
     let found = if program.contains('/') {
         let path = folder.join(program);
         if !path.exists() {
-            return Err(Error::from(ErrorKind::NotFound));
+            return Err(Error::from_raw_os_error(libc::ENOENT));
         }
         if !executable(&path) {
-            return Err(Error::from(ErrorKind::PermissionDenied));
+            return Err(Error::from_raw_os_error(libc::EACCES));
         }
         path
     } else {
@@ -117,7 +130,7 @@ fn find_at(program: &str, folder: &Path, search: &OsStr, depth: u32) -> Result<P
             .filter(|d| d.is_absolute())
             .map(|d| d.join(program))
             .find(|p| executable(p))
-            .ok_or_else(|| Error::from(ErrorKind::NotFound))?
+            .ok_or_else(|| Error::from_raw_os_error(libc::ENOENT))?
     };
     let found = unshim(&found, program, folder).unwrap_or(found);
     let path = found.canonicalize()?;
@@ -273,6 +286,7 @@ fn normalize(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::ErrorKind;
     use std::os::unix::fs::symlink;
 
     fn script(path: &Path, text: &str) {

@@ -13,6 +13,7 @@
 //! time = { movetime = "1s", margin = "50ms" }   # and/or clock = "5m+2s"
 //! anchor = { bot = "greedy", elo = 1500 }       # optional; otherwise the mean rating is 0
 //! entrants = "examples/entrants"   # optional: a folder of entrants, see [`crate::entrants`]
+//! entrants_ponder = false       # entrants think only on their own time (the default)
 //! analyze = true                # judge every game's endgame moves afterwards (`quads analyze`)
 //!
 //! [[bot]]
@@ -115,6 +116,7 @@ struct ConfigFile {
     anchor: Option<AnchorSection>,
     sprt: Option<SprtSection>,
     entrants: Option<PathBuf>,
+    entrants_ponder: Option<bool>,
     sandbox: Option<String>,
     analyze: Option<bool>,
     #[serde(default)]
@@ -212,6 +214,9 @@ pub struct Tournament {
     /// A folder of entrants, each built and checked before the first game and, if admitted,
     /// added after the `[[bot]]` bots ([`crate::entrants`]).
     pub entrants: Option<PathBuf>,
+    /// Whether the entrants may think on their opponents' time (`entrants_ponder`; not by
+    /// default: strangers' bots are stopped whole then).
+    pub entrants_ponder: bool,
     /// The walls of every bot that does not name its own, the entrants' included.
     pub sandbox: SandboxSpec,
     /// Whether `quads tournament` judges the games with the solver after playing them.
@@ -301,6 +306,7 @@ pub fn command(text: &str, shell: bool, dir: Option<PathBuf>) -> Result<BotComma
         dir,
         env: Vec::new(),
         sandbox: SandboxSpec::default(),
+        ponder: true,
     })
 }
 
@@ -505,6 +511,7 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
         anchor,
         sprt,
         entrants: file.entrants,
+        entrants_ponder: file.entrants_ponder.unwrap_or(false),
         sandbox,
         analyze: file.analyze.unwrap_or(false),
         bots,

@@ -24,8 +24,6 @@ const NONE: Option<&str> = None;
 /// Where the old root is while the new one is built, and the new one.
 const OLD: &str = "/oldroot";
 const NEW: &str = "/newroot";
-/// Where a build's folder outside is bound for a moment after the build, to copy it out.
-const OUT: &str = "/.quads-out";
 
 /// The devices a box has.
 const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
@@ -133,11 +131,13 @@ pub fn build(plan: &Plan, sources: Sources) -> Result<Option<OwnedFd>, String> {
     if let Ok(fd) = open_path(&inside(OLD, cpus)) {
         bind_read_only(&Source::Open(fd), &inside(NEW, cpus))?;
     }
+    if w.isolation && !plan.cgroups.is_empty() {
+        cgroup_view(plan)?;
+    }
     let mut out = None;
     if let (Some(work), Some(outside)) = (&plan.work, sources.work) {
         tmpfs(&inside(NEW, &plan.folder), work.size, "0755")?;
         out = Some(outside);
-        mkdir(&inside(NEW, Path::new(OUT)))?;
     }
     // Leave the old root behind, then make the new one the root.
     mount(Some(OLD), OLD, NONE, MsFlags::MS_REC | MsFlags::MS_PRIVATE, NONE)
@@ -152,15 +152,11 @@ pub fn build(plan: &Plan, sources: Sources) -> Result<Option<OwnedFd>, String> {
     Ok(out)
 }
 
-/// After a build, copies its folder (`folder`, a tmpfs inside) to the same folder outside.
+/// After a build, copies its folder (`folder`, a tmpfs inside) to the same folder outside,
+/// through the handle opened before the machine's root was left.
 pub fn copy_out(folder: &Path, outside: OwnedFd) -> Result<(), String> {
-    use std::os::fd::AsRawFd;
-    let source = format!("/proc/self/fd/{}", outside.as_raw_fd());
-    mount(Some(source.as_str()), OUT, NONE, MsFlags::MS_BIND, NONE)
-        .map_err(|e| err("bind the build's folder outside on", Path::new(OUT), e))?;
-    let copied = super::copy::tree(folder, Path::new(OUT)).map_err(|e| e.to_string());
-    let _ = umount2(OUT, MntFlags::MNT_DETACH);
-    copied
+    use std::os::fd::AsFd;
+    super::copy::tree_into(folder, outside.as_fd()).map_err(|e| e.to_string())
 }
 
 fn mkdir(path: &Path) -> Result<(), String> {
@@ -244,6 +240,36 @@ fn mounts_below(path: &Path) -> Vec<PathBuf> {
         .map(|p| PathBuf::from(crate::cgroup::unescape(p)))
         .filter(|p| p != path && p.starts_with(path))
         .collect()
+}
+
+/// The box's own cgroups, read-only, where runtimes look for their limits (the JVM and .NET
+/// size their heaps and threads from them): in the box's cgroup namespace, each hierarchy's
+/// root is the box itself. With a v1 hierarchy among them, each goes to
+/// `/sys/fs/cgroup/CONTROLLER` and v2 to `/sys/fs/cgroup/unified`; with v2 alone, v2 is
+/// `/sys/fs/cgroup`.
+fn cgroup_view(plan: &Plan) -> Result<(), String> {
+    use crate::cgroup::Kind;
+    let top = inside(NEW, Path::new("/sys/fs/cgroup"));
+    let v1 = plan.cgroups.iter().any(|d| matches!(d.kind, Kind::V1(_)));
+    let read_only = MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC;
+    if v1 {
+        tmpfs(&top, 64 << 10, "0755")?;
+    } else {
+        mkdir(&top)?;
+    }
+    for dir in &plan.cgroups {
+        let (at, fs, data) = match &dir.kind {
+            Kind::V1(_) => (top.join(dir.kind.names(",")), "cgroup", dir.kind.names(",")),
+            Kind::V2(_) if v1 => (top.join("unified"), "cgroup2", String::new()),
+            Kind::V2(_) => (top.clone(), "cgroup2", String::new()),
+        };
+        mkdir(&at)?;
+        mount(Some("cgroup"), &at, Some(fs), read_only, Some(data.as_str())).map_err(|e| err("mount its cgroups on", &at, e))?;
+    }
+    if v1 {
+        remount_read_only(&top)?;
+    }
+    Ok(())
 }
 
 /// A minimal `/dev`: a small tmpfs with the harmless devices bound in, the usual links, and a
