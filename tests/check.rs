@@ -303,12 +303,15 @@ fn warnings_name_the_missed_win_and_the_losing_give_without_failing() {
         ]
     );
     // A slow answer: 600 ms of the 1000 allowed, warned about in every scenario with a move.
+    let fixtures = Path::new(&fixture).parent().unwrap().to_str().unwrap().to_owned();
     let out = q.run(&[
         "check",
         "--rules",
         "classic",
         "--movetime",
         "1s",
+        "--dir",
+        &fixtures,
         "--",
         "python3",
         &fixture,
@@ -346,11 +349,14 @@ fn warnings_name_the_missed_win_and_the_losing_give_without_failing() {
 fn json_reports_the_same() {
     let q = Quads::new();
     let fixture = fixture();
+    let fixtures = Path::new(&fixture).parent().unwrap().to_str().unwrap().to_owned();
     let out = q.run(&[
         "check",
         "--json",
         "--movetime",
         "1s",
+        "--dir",
+        &fixtures,
         "--",
         "python3",
         &fixture,

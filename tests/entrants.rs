@@ -146,11 +146,22 @@ fn entrant_lines(stderr: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// Copies `file` (of the project) into the entrant's folder `entrants/SUB`.
+fn give(q: &Quads, sub: &str, file: &str) {
+    let dir = q.dir().join("entrants").join(sub);
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = Path::new(file).file_name().unwrap();
+    std::fs::copy(Path::new(ROOT).join(file), dir.join(name)).unwrap();
+}
+
 #[test]
 fn only_entrants_that_build_and_pass_the_check_play_and_a_second_run_resumes() {
     let q = Quads::new();
-    let kit = format!("python3 {ROOT}/bots/starter/python/bot.py");
-    let giver = format!("python3 {ROOT}/harness/referee/tests/fixtures/bad_bot.py give-own");
+    let kit = "python3 bot.py";
+    let giver = "python3 bad_bot.py give-own";
+    give(&q, "good", "bots/starter/python/bot.py");
+    give(&q, "twin", "bots/starter/python/bot.py");
+    give(&q, "giver", "harness/referee/tests/fixtures/bad_bot.py");
     // Folders sort: brick, giver, good, twin, typo.
     manifest(
         &q,
@@ -271,8 +282,9 @@ fn only_entrants_that_build_and_pass_the_check_play_and_a_second_run_resumes() {
             format!("entrants: 1 admitted, 4 left out (brick: {brick}; giver: {giver_reason}; good: {twin}; typo: {typo})"),
         ]
     );
+    // The build ran in a copy of the entrant's folder: the folder itself is as it was.
     let builds = q.dir().join("entrants/good/builds.txt");
-    assert_eq!(std::fs::read_to_string(&builds).unwrap(), "built\n");
+    assert!(!builds.exists(), "the build wrote into the entrant's own folder");
 
     // Run again: it resumes. Nothing is checked again, the admitted entrant is built again,
     // and every file is as it was.
@@ -304,7 +316,7 @@ fn only_entrants_that_build_and_pass_the_check_play_and_a_second_run_resumes() {
             format!("entrants: 1 admitted, 4 left out (brick: {brick}; giver: {giver_reason}; good: {twin}; typo: {typo}); as out/entrants.json says (a resumed run checks nothing again)"),
         ]
     );
-    assert_eq!(std::fs::read_to_string(&builds).unwrap(), "built\nbuilt\n");
+    assert!(!builds.exists(), "the build wrote into the entrant's own folder");
     let after = files();
     assert!(before == after, "a resumed run changed the files");
 }
@@ -344,6 +356,17 @@ fn bad_manifests_are_one_line_each_and_too_few_bots_stop_the_event() {
         "name = \"g\"\nauthor = \"G\"\ncommand = \"./g\"\nbuild_timeout = \"1h\"\nshell = true\n",
     );
     std::fs::create_dir_all(q.dir().join("entrants/h")).unwrap();
+    // What the box would not show is refused before anything runs: another entrant's code,
+    // a path elsewhere, a link out of the folder.
+    manifest(&q, "i", "name = \"i\"\nauthor = \"I\"\ncommand = \"python3 ../a/bot.py\"\n");
+    let elsewhere = q.dir().join("entrants/a/bot.py");
+    manifest(
+        &q,
+        "j",
+        "name = \"j\"\nauthor = \"J\"\nbuild = \"cp /srv/entrants/alice/bot.py .\"\ncommand = \"python3 bot.py\"\n",
+    );
+    manifest(&q, "k", "name = \"k\"\nauthor = \"K\"\ncommand = \"python3 bot.py\"\n");
+    std::os::unix::fs::symlink(&elsewhere, q.dir().join("entrants/k/bot.py")).unwrap();
     let cfg = config(&q);
     let err = q.fails(&[
         "tournament",
@@ -358,6 +381,10 @@ fn bad_manifests_are_one_line_each_and_too_few_bots_stop_the_event() {
             "quads: {}: a tournament needs at least two bots, found 1 with the admitted entrants (see out/entrants.md)",
             cfg.display()
         )
+    );
+    let link = format!(
+        "entrants/k/bot.toml: `bot.py` is a link out of the entrant's folder (to {})",
+        elsewhere.display()
     );
     let reasons: Vec<String> = verdicts(&q.dir().join("out"))
         .into_iter()
@@ -374,6 +401,9 @@ fn bad_manifests_are_one_line_each_and_too_few_bots_stop_the_event() {
             "entrants/f/bot.toml:4: invalid inline table expected `}`",
             "entrants/g/bot.toml:5: unknown field `shell`, expected one of `name`, `author`, `command`, `build`, `build_timeout`, `options`, `language`",
             "entrants/h/bot.toml: missing (each entrant's folder needs a bot.toml)",
+            "entrants/i/bot.toml:3: command: `../a/bot.py` steps out of the folder with `..`",
+            "entrants/j/bot.toml:3: build: `/srv/entrants/alice/bot.py` names /srv/entrants/alice/bot.py, outside the entrant's folder",
+            link.as_str(),
         ]
     );
 

@@ -281,7 +281,7 @@ fn unsent(gone: Reply, line: &str) -> Failed {
         Reply::Exited(exit) => format!(
             "the bot {} before the referee could send `{line}`{}",
             crate::describe_exit(exit.status),
-            crate::fault::last_words(&exit)
+            if line.starts_with("quads ") { crate::fault::last_words(&exit) } else { String::new() }
         ),
         _ => format!(
             "the bot stopped reading its stdin (closed it, or left it full for 5 s) before the referee could send `{line}`"
@@ -294,10 +294,11 @@ fn describe(reply: Reply, waiting_for: &str) -> Failed {
         Reply::Timeout => {
             format!("nothing on stdout while waiting for {waiting_for}: did you flush?")
         }
+        // Gone before its handshake: what it said last, and what it could read, tell why.
         Reply::Exited(exit) => format!(
             "the bot {} while the referee waited for {waiting_for}{}",
             crate::describe_exit(exit.status),
-            crate::fault::last_words(&exit)
+            if waiting_for.contains("quadsok") { crate::fault::last_words(&exit) } else { String::new() }
         ),
         Reply::Closed => {
             format!("the bot closed stdout while the referee waited for {waiting_for}")
