@@ -320,7 +320,7 @@ fn match_reports_bad_bots_and_arguments_in_one_line() {
     assert_eq!(
         err,
         "quads: bad.toml (line 3): unknown field `comand`, expected one of `name`, `command`, \
-         `shell`, `dir`, `env`, `options`, `time`, `sandbox`"
+         `shell`, `dir`, `env`, `options`, `time`, `sandbox`, `ponder`"
     );
 }
 
@@ -526,7 +526,19 @@ fn a_bot_that_cannot_read_its_files_is_told_why_and_dir_mends_it() {
     let command = format!("python3 {}", starter.display());
     let random = format!("{} --strategy random", common::quads_bot().display());
     let args = |dir: Option<&str>| {
-        let mut a = vec!["match", "--bot", &command, "--bot", &random, "--games", "1", "--movetime", "5s", "--out", "o"];
+        let mut a = vec![
+            "match",
+            "--bot",
+            &command,
+            "--bot",
+            &random,
+            "--games",
+            "1",
+            "--movetime",
+            "5s",
+            "--out",
+            "o",
+        ];
         if let Some(d) = dir {
             a.extend(["--dir", d]);
         }
@@ -541,10 +553,16 @@ fn a_bot_that_cannot_read_its_files_is_told_why_and_dir_mends_it() {
     );
     assert!(out.contains(&expected), "{out}");
     let kit = starter.parent().unwrap().to_str().unwrap().to_owned();
-    let out = q.ok(&args(Some(&kit)).iter().map(String::as_str).collect::<Vec<_>>());
+    let out = q.ok(&args(Some(&kit))
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>());
     // Now the kit plays.
     assert!(!out.contains("crash"), "{out}");
-    assert_eq!(games(&q.dir().join("o/games.jsonl"))[0]["failures"], serde_json::json!([]));
+    assert_eq!(
+        games(&q.dir().join("o/games.jsonl"))[0]["failures"],
+        serde_json::json!([])
+    );
 }
 
 #[test]

@@ -284,7 +284,10 @@ fn only_entrants_that_build_and_pass_the_check_play_and_a_second_run_resumes() {
     );
     // The build ran in a copy of the entrant's folder: the folder itself is as it was.
     let builds = q.dir().join("entrants/good/builds.txt");
-    assert!(!builds.exists(), "the build wrote into the entrant's own folder");
+    assert!(
+        !builds.exists(),
+        "the build wrote into the entrant's own folder"
+    );
 
     // Run again: it resumes. Nothing is checked again, the admitted entrant is built again,
     // and every file is as it was.
@@ -316,7 +319,10 @@ fn only_entrants_that_build_and_pass_the_check_play_and_a_second_run_resumes() {
             format!("entrants: 1 admitted, 4 left out (brick: {brick}; giver: {giver_reason}; good: {twin}; typo: {typo}); as out/entrants.json says (a resumed run checks nothing again)"),
         ]
     );
-    assert!(!builds.exists(), "the build wrote into the entrant's own folder");
+    assert!(
+        !builds.exists(),
+        "the build wrote into the entrant's own folder"
+    );
     let after = files();
     assert!(before == after, "a resumed run changed the files");
 }
@@ -360,14 +366,22 @@ fn bad_manifests_are_one_line_each_and_too_few_bots_stop_the_event() {
     std::fs::create_dir_all(q.dir().join("entrants/h<img src=x onerror=alert(1)>")).unwrap();
     // What the box would not show is refused before anything runs: another entrant's code,
     // a path elsewhere, a link out of the folder.
-    manifest(&q, "i", "name = \"i\"\nauthor = \"I\"\ncommand = \"python3 ../a/bot.py\"\n");
+    manifest(
+        &q,
+        "i",
+        "name = \"i\"\nauthor = \"I\"\ncommand = \"python3 ../a/bot.py\"\n",
+    );
     let elsewhere = q.dir().join("entrants/a/bot.py");
     manifest(
         &q,
         "j",
         "name = \"j\"\nauthor = \"J\"\nbuild = \"cp /srv/entrants/alice/bot.py .\"\ncommand = \"python3 bot.py\"\n",
     );
-    manifest(&q, "k", "name = \"k\"\nauthor = \"K\"\ncommand = \"python3 bot.py\"\n");
+    manifest(
+        &q,
+        "k",
+        "name = \"k\"\nauthor = \"K\"\ncommand = \"python3 bot.py\"\n",
+    );
     std::os::unix::fs::symlink(&elsewhere, q.dir().join("entrants/k/bot.py")).unwrap();
     let cfg = config(&q);
     let err = q.fails(&[
@@ -512,7 +526,11 @@ fn the_competition_config_runs_the_example_entrants() {
 fn a_hostile_build_reaches_nothing_but_its_own_copy() {
     let q = Quads::new();
     give(&q, "alice", "bots/starter/python/bot.py");
-    manifest(&q, "alice", "name = \"alice\"\nauthor = \"A\"\ncommand = \"python3 bot.py\"\n");
+    manifest(
+        &q,
+        "alice",
+        "name = \"alice\"\nauthor = \"A\"\ncommand = \"python3 bot.py\"\n",
+    );
     let victim = q.dir().join("entrants/alice").canonicalize().unwrap();
     let out = q.dir().join("out");
     std::fs::create_dir_all(&out).unwrap();
@@ -548,10 +566,25 @@ exit 1
 "#,
     )
     .unwrap();
-    manifest(&q, "mallory", "name = \"mallory\"\nauthor = \"M\"\nbuild = \"sh build.sh\"\ncommand = \"./bot\"\n");
+    manifest(
+        &q,
+        "mallory",
+        "name = \"mallory\"\nauthor = \"M\"\nbuild = \"sh build.sh\"\ncommand = \"./bot\"\n",
+    );
     let cfg = config(&q);
-    let run = q.run(&["tournament", cfg.to_str().unwrap(), "--out", "out", "--quiet"]);
-    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    let run = q.run(&[
+        "tournament",
+        cfg.to_str().unwrap(),
+        "--out",
+        "out",
+        "--quiet",
+    ]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let log = std::fs::read_to_string(out.join("entrants/mallory.build.log")).unwrap();
     let said: Vec<&str> = log.lines().collect();
     assert_eq!(
@@ -565,41 +598,89 @@ exit 1
         ],
         "{log}"
     );
-    let wrote: u64 = said[5].strip_prefix("wrote ").and_then(|w| w.strip_suffix(" MiB")).unwrap().parse().unwrap();
+    let wrote: u64 = said[5]
+        .strip_prefix("wrote ")
+        .and_then(|w| w.strip_suffix(" MiB"))
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(wrote <= 1024, "the build wrote {wrote} MiB into its folder");
     assert_eq!(
         std::fs::read(victim.join("bot.py")).unwrap(),
         std::fs::read(Path::new(ROOT).join("bots/starter/python/bot.py")).unwrap()
     );
     assert!(!out.join("pwned").exists() && !host_tmp.exists());
-    assert_eq!(listener.accept().map(drop).map_err(|e| e.kind()), Err(std::io::ErrorKind::WouldBlock), "the build connected");
+    assert_eq!(
+        listener.accept().map(drop).map_err(|e| e.kind()),
+        Err(std::io::ErrorKind::WouldBlock),
+        "the build connected"
+    );
     let left: Vec<i32> = std::fs::read_dir("/proc")
         .unwrap()
         .flatten()
         .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c.split(|&b| b == 0).any(|w| w == marker.as_bytes())))
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| c.split(|&b| b == 0).any(|w| w == marker.as_bytes()))
+        })
         .collect();
     assert_eq!(left, Vec::<i32>::new(), "the build's process outlived it");
     // The failed build left nothing to run; the event went on without it.
     let v = verdicts(&out);
     assert_eq!((v[1].0.as_str(), v[1].1), ("mallory", false));
-    assert!(v[1].2.starts_with("build failed: exit status 1 "), "{}", v[1].2);
+    assert!(
+        v[1].2.starts_with("build failed: exit status 1 "),
+        "{}",
+        v[1].2
+    );
 
     // The same event with the sandbox off: every attack works (so the test above can fail).
     let text = std::fs::read_to_string(&cfg).unwrap();
-    std::fs::write(&cfg, text.replacen("entrants = ", "sandbox = \"off\"\nentrants = ", 1)).unwrap();
-    let run = q.run(&["tournament", cfg.to_str().unwrap(), "--out", "off", "--quiet"]);
-    assert_eq!(run.status.code(), Some(0), "{}", String::from_utf8_lossy(&run.stderr));
+    std::fs::write(
+        &cfg,
+        text.replacen("entrants = ", "sandbox = \"off\"\nentrants = ", 1),
+    )
+    .unwrap();
+    let run = q.run(&[
+        "tournament",
+        cfg.to_str().unwrap(),
+        "--out",
+        "off",
+        "--quiet",
+    ]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let log = std::fs::read_to_string(q.dir().join("off/entrants/mallory.build.log")).unwrap();
     let root = nix::unistd::geteuid().is_root();
-    for line in ["read the victim", "change the victim", "write the results", "connect"] {
+    for line in [
+        "read the victim",
+        "change the victim",
+        "write the results",
+        "connect",
+    ] {
         assert!(log.contains(&format!("{line}: worked")), "{line}: {log}");
     }
-    assert!(!root || log.contains("read a root-only file: worked"), "{log}");
+    assert!(
+        !root || log.contains("read a root-only file: worked"),
+        "{log}"
+    );
     assert!(host_tmp.exists() && out.join("pwned").exists());
-    for pid in std::fs::read_dir("/proc").unwrap().flatten().filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok()) {
-        if std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c.split(|&b| b == 0).any(|w| w == marker.as_bytes())) {
-            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+    for pid in std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+    {
+        if std::fs::read(format!("/proc/{pid}/cmdline"))
+            .is_ok_and(|c| c.split(|&b| b == 0).any(|w| w == marker.as_bytes()))
+        {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
         }
     }
     let _ = std::fs::remove_file(&host_tmp);

@@ -10,7 +10,10 @@ use std::time::{Duration, Instant};
 
 use common::Quads;
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/harness/referee/tests/fixtures");
+const FIXTURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/harness/referee/tests/fixtures"
+);
 
 /// The live processes of the machine whose command line holds `marker` as a word.
 fn marked(marker: &str) -> Vec<i32> {
@@ -19,8 +22,13 @@ fn marked(marker: &str) -> Vec<i32> {
         .flatten()
         .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
         .filter(|pid| {
-            let alive = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .is_ok_and(|s| !s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'));
+            let alive = std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+                !s.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+            });
             alive
                 && std::fs::read(format!("/proc/{pid}/cmdline"))
                     .is_ok_and(|c| c.split(|&b| b == 0).any(|w| w == marker.as_bytes()))
@@ -48,7 +56,9 @@ fn boxes_of(pid: u32) -> Vec<String> {
     let mut found = Vec::new();
     let mut stack = vec![std::path::PathBuf::from("/sys/fs/cgroup")];
     while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for e in entries.flatten() {
             let path = e.path();
             if !e.file_type().is_ok_and(|t| t.is_dir()) {
@@ -72,7 +82,22 @@ fn boxes_of(pid: u32) -> Vec<String> {
 fn kill_a_referee(q: &Quads, marker: &str, sandbox: &str) -> u32 {
     let bot = format!("python3 bad_bot.py sleepers {marker}");
     let mut referee = q
-        .command(&["match", "--bot", &bot, "--bot", &bot, "--dir", FIXTURES, "--games", "1", "--movetime", "60s", "--quiet", "--sandbox", sandbox])
+        .command(&[
+            "match",
+            "--bot",
+            &bot,
+            "--bot",
+            &bot,
+            "--dir",
+            FIXTURES,
+            "--games",
+            "1",
+            "--movetime",
+            "60s",
+            "--quiet",
+            "--sandbox",
+            sandbox,
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -81,12 +106,22 @@ fn kill_a_referee(q: &Quads, marker: &str, sandbox: &str) -> u32 {
     let helpers = || {
         marked(marker)
             .into_iter()
-            .filter(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c.starts_with(b"/") && c.windows(10).any(|w| w == b"time.sleep")))
+            .filter(|pid| {
+                std::fs::read(format!("/proc/{pid}/cmdline"))
+                    .is_ok_and(|c| c.starts_with(b"/") && c.windows(10).any(|w| w == b"time.sleep"))
+            })
             .count()
     };
-    assert!(within(Duration::from_secs(20), || helpers() == 4), "the helpers did not start: {:?}", marked(marker));
+    assert!(
+        within(Duration::from_secs(20), || helpers() == 4),
+        "the helpers did not start: {:?}",
+        marked(marker)
+    );
     if sandbox == "on" {
-        assert!(!boxes_of(referee.id()).is_empty(), "the bots are not in boxes of their own");
+        assert!(
+            !boxes_of(referee.id()).is_empty(),
+            "the bots are not in boxes of their own"
+        );
     }
     referee.kill().unwrap(); // SIGKILL
     referee.wait().unwrap();
@@ -99,9 +134,15 @@ fn a_referee_killed_with_sigkill_leaves_nothing_of_its_bots() {
     // Without the walls the helpers outlive it (and are cleaned up here).
     let marker = format!("quads-sigkill-off-{}", std::process::id());
     kill_a_referee(&q, &marker, "off");
-    assert!(!within(Duration::from_secs(1), || marked(&marker).is_empty()), "nothing outlived an unwalled referee: the test cannot fail");
+    assert!(
+        !within(Duration::from_secs(1), || marked(&marker).is_empty()),
+        "nothing outlived an unwalled referee: the test cannot fail"
+    );
     for pid in marked(&marker) {
-        let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
     }
     let marker = format!("quads-sigkill-{}", std::process::id());
     let referee = kill_a_referee(&q, &marker, "on");
@@ -110,14 +151,25 @@ fn a_referee_killed_with_sigkill_leaves_nothing_of_its_bots() {
         "a second after the referee's end, its bots' processes are there: {:?}",
         marked(&marker)
     );
-    assert!(within(Duration::from_secs(1), || boxes_of(referee).is_empty()), "{:?}", boxes_of(referee));
+    assert!(
+        within(Duration::from_secs(1), || boxes_of(referee).is_empty()),
+        "{:?}",
+        boxes_of(referee)
+    );
 }
 
 /// Runs `quads ARGS` as the user `quadstest` (made if missing) in `dir`, from a shell that root
 /// first moves into cgroup `cgroup` when given.
 fn as_user(dir: &Path, args: &[&str], cgroup: Option<&Path>) -> std::process::Output {
-    if Command::new("id").arg("quadstest").output().is_ok_and(|o| !o.status.success()) {
-        let made = Command::new("useradd").args(["--no-create-home", "--shell", "/bin/sh", "quadstest"]).status().unwrap();
+    if Command::new("id")
+        .arg("quadstest")
+        .output()
+        .is_ok_and(|o| !o.status.success())
+    {
+        let made = Command::new("useradd")
+            .args(["--no-create-home", "--shell", "/bin/sh", "quadstest"])
+            .status()
+            .unwrap();
         assert!(made.success(), "cannot make the user quadstest");
     }
     let quads = env!("CARGO_BIN_EXE_quads");
@@ -125,7 +177,10 @@ fn as_user(dir: &Path, args: &[&str], cgroup: Option<&Path>) -> std::process::Ou
     if let Some(cg) = cgroup {
         line.push_str(&format!("echo $$ > {}/cgroup.procs && ", cg.display()));
     }
-    line.push_str(&format!("cd {} && exec runuser -u quadstest -- {quads}", dir.display()));
+    line.push_str(&format!(
+        "cd {} && exec runuser -u quadstest -- {quads}",
+        dir.display()
+    ));
     for a in args {
         line.push_str(&format!(" '{a}'"));
     }
@@ -144,29 +199,87 @@ fn states(report: &str) -> Vec<(String, String)> {
 }
 
 fn expect(on: &[&str]) -> Vec<(String, String)> {
-    let all = ["filesystem", "tmp", "isolation", "network", "memory", "processes", "cores", "pause", "cpu", "file_size", "syscalls", "landlock", "privileges"];
+    let all = [
+        "filesystem",
+        "tmp",
+        "isolation",
+        "network",
+        "memory",
+        "processes",
+        "cores",
+        "pause",
+        "cpu",
+        "file_size",
+        "syscalls",
+        "landlock",
+        "privileges",
+    ];
     all.iter()
-        .map(|n| ((if on.contains(n) { "on" } else { "off" }).to_owned(), (*n).to_owned()))
+        .map(|n| {
+            (
+                (if on.contains(n) { "on" } else { "off" }).to_owned(),
+                (*n).to_owned(),
+            )
+        })
         .collect()
 }
 
 #[test]
 fn an_ordinary_user_gets_the_walls_it_can_have_and_is_told_which() {
-    assert!(nix::unistd::geteuid().is_root(), "this test makes a user: run it as root (CI does)");
+    assert!(
+        nix::unistd::geteuid().is_root(),
+        "this test makes a user: run it as root (CI does)"
+    );
     let q = Quads::new();
-    std::fs::set_permissions(q.dir(), <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o777)).unwrap();
+    std::fs::set_permissions(
+        q.dir(),
+        <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o777),
+    )
+    .unwrap();
     // This machine's cgroups belong to root: a user without a delegated one has no cgroup
     // walls, and is told so; the namespaces, the filter and Landlock it has.
     let out = as_user(q.dir(), &["sandbox"], None);
     let report = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let namespaces = ["filesystem", "tmp", "isolation", "network", "processes", "cpu", "file_size", "syscalls", "landlock", "privileges"];
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let namespaces = [
+        "filesystem",
+        "tmp",
+        "isolation",
+        "network",
+        "processes",
+        "cpu",
+        "file_size",
+        "syscalls",
+        "landlock",
+        "privileges",
+    ];
     assert_eq!(states(&report), expect(&namespaces), "{report}");
     let bot = common::quads_bot();
     let random = format!("{} --strategy random", bot.display());
     let greedy = format!("{} --strategy greedy", bot.display());
     let play = |cgroup: Option<&Path>, out: &str| {
-        let run = as_user(q.dir(), &["match", "--bot", &greedy, "--bot", &random, "--games", "2", "--movetime", "5s", "--no-ponder", "--out", out], cgroup);
+        let run = as_user(
+            q.dir(),
+            &[
+                "match",
+                "--bot",
+                &greedy,
+                "--bot",
+                &random,
+                "--games",
+                "2",
+                "--movetime",
+                "5s",
+                "--no-ponder",
+                "--out",
+                out,
+            ],
+            cgroup,
+        );
         let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
         assert!(run.status.success(), "{stderr}");
         for g in common::games(&q.dir().join(out).join("games.jsonl")) {
@@ -186,9 +299,20 @@ fn an_ordinary_user_gets_the_walls_it_can_have_and_is_told_which() {
         .expect("a cgroup v2 hierarchy");
     let delegated = unified.join(format!("quads-test-{}", std::process::id()));
     std::fs::create_dir(&delegated).unwrap();
-    for f in ["", "cgroup.procs", "cgroup.subtree_control", "cgroup.threads"] {
-        let path = if f.is_empty() { delegated.clone() } else { delegated.join(f) };
-        let _ = Command::new("chown").args(["quadstest:", path.to_str().unwrap()]).status();
+    for f in [
+        "",
+        "cgroup.procs",
+        "cgroup.subtree_control",
+        "cgroup.threads",
+    ] {
+        let path = if f.is_empty() {
+            delegated.clone()
+        } else {
+            delegated.join(f)
+        };
+        let _ = Command::new("chown")
+            .args(["quadstest:", path.to_str().unwrap()])
+            .status();
     }
     let out = as_user(q.dir(), &["sandbox"], Some(&delegated));
     let report = String::from_utf8_lossy(&out.stdout).into_owned();

@@ -44,7 +44,10 @@ fn kit(name: &str, dir: &Path) -> (String, PathBuf) {
                 "the Java kit does not build cleanly: {}",
                 String::from_utf8_lossy(&built.stderr)
             );
-            (format!("java -cp {} Bot", classes.display()), dir.to_path_buf())
+            (
+                format!("java -cp {} Bot", classes.display()),
+                dir.to_path_buf(),
+            )
         }
         "c" => {
             let binary = dir.join("c-starter");
@@ -92,7 +95,13 @@ fn kit(name: &str, dir: &Path) -> (String, PathBuf) {
 
 /// Plays `games` games of `bot` against the random bot under `rules`, the bots kept alive
 /// across games; returns the records.
-fn play(q: &Quads, (bot, folder): &(String, PathBuf), rules: &str, seed: &str, out: &str) -> Vec<serde_json::Value> {
+fn play(
+    q: &Quads,
+    (bot, folder): &(String, PathBuf),
+    rules: &str,
+    seed: &str,
+    out: &str,
+) -> Vec<serde_json::Value> {
     let random = format!("{} --strategy random", quads_bot().display());
     q.ok(&[
         "match",
@@ -123,9 +132,20 @@ fn play(q: &Quads, (bot, folder): &(String, PathBuf), rules: &str, seed: &str, o
 fn passes_the_checker_and_plays_every_variant(name: &str) {
     let q = Quads::new();
     // The compiled kits' folders must be readable by the box's user, as a host's are.
-    std::fs::set_permissions(q.dir(), <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(
+        q.dir(),
+        <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755),
+    )
+    .unwrap();
     let bot = kit(name, q.dir());
-    let mut args = vec!["check", "--movetime", "5s", "--dir", bot.1.to_str().unwrap(), "--"];
+    let mut args = vec![
+        "check",
+        "--movetime",
+        "5s",
+        "--dir",
+        bot.1.to_str().unwrap(),
+        "--",
+    ];
     args.extend(bot.0.split(' '));
     let out = q.run(&args);
     let text = String::from_utf8(out.stdout).unwrap();
@@ -198,19 +218,77 @@ fn the_java_kit_passes_the_checker_and_plays_every_variant() {
 fn the_python_kit_plays_with_the_systems_python_too() {
     let q = Quads::new();
     let system = Path::new("/usr/bin/python3");
-    assert!(system.exists(), "Debian's python3 is missing (.ci/run installs it)");
+    assert!(
+        system.exists(),
+        "Debian's python3 is missing (.ci/run installs it)"
+    );
     let kit = repo().join("bots/starter/python");
     let random = format!("{} --strategy random", quads_bot().display());
     let out = q
         .command(&[
-            "match", "--bot", "python3 bot.py", "--bot", &random, "--dir", kit.to_str().unwrap(), "--dir", ".",
-            "--games", "2", "--movetime", "5s", "--out", "o", "--quiet",
+            "match",
+            "--bot",
+            "python3 bot.py",
+            "--bot",
+            &random,
+            "--dir",
+            kit.to_str().unwrap(),
+            "--dir",
+            ".",
+            "--games",
+            "2",
+            "--movetime",
+            "5s",
+            "--out",
+            "o",
+            "--quiet",
         ])
         .env("PATH", "/usr/bin:/bin")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for r in games(&q.dir().join("o/games.jsonl")) {
+        assert_eq!(r["failures"], serde_json::json!([]), "{r}");
+    }
+}
+
+/// A Go program (tests/fixtures/gobot, first square and first piece) under the default walls:
+/// the Go runtime's threads and memory fit a box, as the JVM's do.
+#[test]
+fn a_go_bot_plays_under_the_default_walls() {
+    let q = Quads::new();
+    std::fs::set_permissions(
+        q.dir(),
+        <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755),
+    )
+    .unwrap();
+    let built = Command::new("go")
+        .args(["build", "-o"])
+        .arg(q.dir().join("gobot"))
+        .arg("main.go")
+        .current_dir(repo().join("tests/fixtures/gobot"))
+        .env("GOCACHE", q.dir().join("go-cache"))
+        .env("GOFLAGS", "-mod=mod")
+        .output()
+        .expect("go runs (Debian's golang-go; .ci/run installs it)");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let records = play(
+        &q,
+        &("./gobot".to_owned(), q.dir().to_path_buf()),
+        "quads",
+        "3",
+        "go",
+    );
+    assert_eq!(records.len(), 6);
+    for r in &records {
         assert_eq!(r["failures"], serde_json::json!([]), "{r}");
     }
 }

@@ -27,7 +27,12 @@ pub struct Dirs {
 impl Dirs {
     /// Gives each bot that `text` names as a command line (not by name from the bots file)
     /// its folder.
-    pub fn apply(&self, texts: &[String], bots: &mut [BotSpec], file: Option<&Path>) -> Result<(), String> {
+    pub fn apply(
+        &self,
+        texts: &[String],
+        bots: &mut [BotSpec],
+        file: Option<&Path>,
+    ) -> Result<(), String> {
         if self.dirs.is_empty() {
             return Ok(());
         }

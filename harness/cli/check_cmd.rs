@@ -58,7 +58,8 @@ pub fn run(args: &Args) -> Result<u8, String> {
                 options: Vec::new(),
                 time: None,
             }];
-            args.dirs.apply(&[text], &mut bot, args.bots_file.as_deref())?;
+            args.dirs
+                .apply(&[text], &mut bot, args.bots_file.as_deref())?;
             let [bot] = bot;
             bot.command
         }

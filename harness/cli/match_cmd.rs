@@ -66,7 +66,8 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<(), String> {
     let mut bots = bots_file::two_bots(&args.bots, args.bots_file.as_deref(), args.shell)?;
-    args.dirs.apply(&args.bots, &mut bots, args.bots_file.as_deref())?;
+    args.dirs
+        .apply(&args.bots, &mut bots, args.bots_file.as_deref())?;
     args.sandbox
         .apply(bots.iter_mut().map(|b| &mut b.command))?;
     let default_movetime = defaults::text(defaults::MOVETIME);

@@ -52,8 +52,12 @@ fn limit_reached(exit: &Exit) -> Option<String> {
         ));
     }
     match exit.status.signal().map(Signal::try_from) {
-        Some(Ok(Signal::SIGXCPU)) => return Some("reached its CPU-time limit (killed by SIGXCPU)".to_owned()),
-        Some(Ok(Signal::SIGXFSZ)) => return Some("reached its file-size limit (killed by SIGXFSZ)".to_owned()),
+        Some(Ok(Signal::SIGXCPU)) => {
+            return Some("reached its CPU-time limit (killed by SIGXCPU)".to_owned())
+        }
+        Some(Ok(Signal::SIGXFSZ)) => {
+            return Some("reached its file-size limit (killed by SIGXFSZ)".to_owned())
+        }
         _ => {}
     }
     (exit.forks_refused > 0).then(|| {
@@ -70,7 +74,10 @@ fn limit_reached(exit: &Exit) -> Option<String> {
 pub(crate) fn last_words(exit: &Exit) -> String {
     let mut out = String::new();
     if !exit.last_words.is_empty() {
-        out.push_str(&format!("; its stderr ends: {}", truncate(&exit.last_words, 300)));
+        out.push_str(&format!(
+            "; its stderr ends: {}",
+            truncate(&exit.last_words, 300)
+        ));
     }
     if let Some(folder) = &exit.folder {
         out.push_str(&format!(
@@ -121,7 +128,10 @@ pub(crate) fn broken(
                 ),
                 None => fault(
                     ForfeitReason::Crash,
-                    format!("{} while waiting for {waiting_for}{words}", describe_exit(exit.status)),
+                    format!(
+                        "{} while waiting for {waiting_for}{words}",
+                        describe_exit(exit.status)
+                    ),
                 ),
             }
         }

@@ -24,9 +24,9 @@ pub use fault::{describe_exit, Fault};
 pub use game::{play_game, MatchError, Played, Settings};
 pub use matchrun::{run_match, write_logs, MatchConfig, Score};
 pub use process::{BotCommand, BotProcess, Ended, Exit, Log, Reply, SpawnError};
+pub use quads_record::{BotEntry, Failure, ForfeitReason, GameRecord, GameResult, Reason, Timing};
 /// The box around every bot ([`quads_sandbox`]), as the referee's own.
 pub use quads_sandbox as sandbox;
-pub use quads_record::{BotEntry, Failure, ForfeitReason, GameRecord, GameResult, Reason, Timing};
 pub use reaping::{group_exists, group_members};
 pub use seat::{Answer, BotSpec, Seat};
 pub use time_control::{parse_clock, parse_duration, time_control, Clocks, Describe, TimeError};

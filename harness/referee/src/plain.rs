@@ -32,7 +32,10 @@ pub(crate) async fn shutdown(p: &mut BotProcess, token: &str, grace: Duration) -
     let mut ended = Ended::default();
     let pgid = p.pgid;
     // Seen while the bot still runs, the tree links its children to it.
-    let before = look(pgid, token, |pgid, token| descendants::of(&descendants::fresh(), pgid, &token)).await;
+    let before = look(pgid, token, |pgid, token| {
+        descendants::of(&descendants::fresh(), pgid, &token)
+    })
+    .await;
     if p.stdin.is_some() && p.status.is_none() {
         let _ = p.send("quit").await;
     }
@@ -74,13 +77,22 @@ async fn look(
 /// Descendants alive now (see [`stragglers`]).
 async fn alive(pgid: Pid, token: &str, before: &[Proc]) -> Vec<Proc> {
     let before = before.to_vec();
-    look(pgid, token, move |pgid, token| stragglers(pgid, &token, &before)).await
+    look(pgid, token, move |pgid, token| {
+        stragglers(pgid, &token, &before)
+    })
+    .await
 }
 
 /// Sends `signal` to the bot's descendants, again to any that appear, and waits up to
 /// `limit` for them and the bot to be gone, reaping as it goes. Returns the descendants
 /// still alive.
-async fn wait_all(p: &mut BotProcess, token: &str, before: &[Proc], signal: Signal, limit: Duration) -> Vec<Proc> {
+async fn wait_all(
+    p: &mut BotProcess,
+    token: &str,
+    before: &[Proc],
+    signal: Signal,
+    limit: Duration,
+) -> Vec<Proc> {
     let end = Instant::now() + limit;
     let mut signalled: Vec<Proc> = Vec::new();
     let mut left = alive(p.pgid, token, before).await;
@@ -88,7 +100,10 @@ async fn wait_all(p: &mut BotProcess, token: &str, before: &[Proc], signal: Sign
     let mut pause = Duration::from_millis(2);
     loop {
         for q in &left {
-            if !signalled.iter().any(|s| s.pid == q.pid && s.start == q.start) {
+            if !signalled
+                .iter()
+                .any(|s| s.pid == q.pid && s.start == q.start)
+            {
                 signal_all(std::slice::from_ref(q), signal);
                 signalled.push(*q);
             }

@@ -204,7 +204,8 @@ impl BotProcess {
         }
         let owned = cmd.clone();
         let prepared = tokio::task::spawn_blocking(move || {
-            let (walls, _) = quads_sandbox::enforce(&owned.sandbox).map_err(std::io::Error::other)?;
+            let (walls, _) =
+                quads_sandbox::enforce(&owned.sandbox).map_err(std::io::Error::other)?;
             if walls.is_on() {
                 boxed_command(&owned, &walls)
             } else {
@@ -384,7 +385,9 @@ impl BotProcess {
         let report = err.report.unwrap_or_default();
         Exit {
             // The launcher exits as the bot did; its report says exactly how.
-            status: err.report.map_or(status, |r| ExitStatus::from_raw(r.status)),
+            status: err
+                .report
+                .map_or(status, |r| ExitStatus::from_raw(r.status)),
             oom_kills: report.oom_kills,
             forks_refused: report.forks_refused,
             last_words: err.last_words(3),
@@ -489,7 +492,12 @@ impl BotProcess {
             }
         }
         self.stderr_end(Duration::from_secs(2)).await;
-        ended.leaked = self.err.lock().expect("log lock").report.map_or(0, |r| r.leaked);
+        ended.leaked = self
+            .err
+            .lock()
+            .expect("log lock")
+            .report
+            .map_or(0, |r| r.leaked);
         ended
     }
 
@@ -500,7 +508,10 @@ impl BotProcess {
 }
 
 /// The launcher's command for a boxed bot.
-fn boxed_command(cmd: &BotCommand, walls: &Sandbox) -> std::io::Result<(std::process::Command, Held, Option<PathBuf>)> {
+fn boxed_command(
+    cmd: &BotCommand,
+    walls: &Sandbox,
+) -> std::io::Result<(std::process::Command, Held, Option<PathBuf>)> {
     let folder = cmd.folder()?;
     let request = quads_sandbox::Request {
         argv: &cmd.argv,
@@ -514,12 +525,18 @@ fn boxed_command(cmd: &BotCommand, walls: &Sandbox) -> std::io::Result<(std::pro
         quads_sandbox::SandboxError::Program { source, .. } => source,
         other => std::io::Error::other(other.to_string()),
     })?;
-    Ok((prepared.command, Held::Boxed(prepared.handle), Some(prepared.folder)))
+    Ok((
+        prepared.command,
+        Held::Boxed(prepared.handle),
+        Some(prepared.folder),
+    ))
 }
 
 /// A bot with the sandbox off: its own command, in its folder, with a token of its own in its
 /// environment that its descendants inherit ([`TOKEN_VAR`]).
-fn plain_command(cmd: &BotCommand) -> std::io::Result<(std::process::Command, Held, Option<PathBuf>)> {
+fn plain_command(
+    cmd: &BotCommand,
+) -> std::io::Result<(std::process::Command, Held, Option<PathBuf>)> {
     descendants::become_subreaper();
     let argv = if cmd.shell {
         vec!["sh".to_owned(), "-c".to_owned(), cmd.argv.join(" ")]
@@ -533,7 +550,11 @@ fn plain_command(cmd: &BotCommand) -> std::io::Result<(std::process::Command, He
     }
     c.envs(cmd.env.iter().map(|(k, v)| (k, v)));
     static STARTED: AtomicU64 = AtomicU64::new(0);
-    let token = format!("{}-{}", std::process::id(), STARTED.fetch_add(1, Ordering::Relaxed));
+    let token = format!(
+        "{}-{}",
+        std::process::id(),
+        STARTED.fetch_add(1, Ordering::Relaxed)
+    );
     c.env(TOKEN_VAR, &token);
     Ok((c, Held::Plain { token }, None))
 }
@@ -541,7 +562,9 @@ fn plain_command(cmd: &BotCommand) -> std::io::Result<(std::process::Command, He
 /// Runs a look at the machine's processes on a blocking thread: a scan of /proc reads a file
 /// per process on the machine, and the runtime's threads must stay free to time the moves of
 /// the bots of every other game.
-pub(crate) async fn off_runtime<T: Default + Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> T {
+pub(crate) async fn off_runtime<T: Default + Send + 'static>(
+    job: impl FnOnce() -> T + Send + 'static,
+) -> T {
     // It fails only when the runtime shuts down before the job starts: then nothing is found.
     tokio::task::spawn_blocking(job).await.unwrap_or_default()
 }

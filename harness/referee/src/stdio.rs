@@ -198,7 +198,12 @@ mod tests {
 
     #[test]
     fn the_report_is_taken_out_of_the_log_wherever_the_cap_cut_it() {
-        let report = Report { status: 256, leaked: 1, oom_kills: 0, forks_refused: 0 };
+        let report = Report {
+            status: 256,
+            leaked: 1,
+            oom_kills: 0,
+            forks_refused: 0,
+        };
         let line = report.line("n");
         for cap in [1000, 12, 3] {
             let mut e = Stderr::new(cap);
@@ -208,7 +213,11 @@ mod tests {
             assert_eq!(e.report, Some(report));
             let all = b"hello\nworld";
             let kept = cap.min(all.len());
-            assert_eq!((e.log.kept.as_slice(), e.log.dropped), (&all[..kept], (all.len() - kept) as u64), "cap {cap}");
+            assert_eq!(
+                (e.log.kept.as_slice(), e.log.dropped),
+                (&all[..kept], (all.len() - kept) as u64),
+                "cap {cap}"
+            );
             assert_eq!(e.last_words(3), "hello / world");
         }
         let mut forged = Stderr::new(100);

@@ -4,7 +4,6 @@
 
 mod common;
 
-
 use common::{assert_forfeit, bot, duel, movetime, settings, SERIAL, START};
 use quads_referee::{group_exists, play_game, run_match, GameRecord, MatchConfig, Seat};
 use quads_rules::{Position, Rules};
@@ -216,5 +215,9 @@ fn children_a_boxed_bot_leaves_in_sessions_of_their_own_are_counted_and_gone() {
     assert_eq!(common::report(&o), "left 3 children");
     assert!(o.record.failures.is_empty(), "{:?}", o.record.failures);
     assert_eq!(o.record.timing.leaked, [0, 3]);
-    assert_eq!(marked(&marker), Vec::<i32>::new(), "the children outlived the game");
+    assert_eq!(
+        marked(&marker),
+        Vec::<i32>::new(),
+        "the children outlived the game"
+    );
 }

@@ -3,15 +3,24 @@
 //! time, the CPU quota, and no thinking on the opponent's time when pondering is off, whatever
 //! session a helper moved to.
 
-#[allow(dead_code, reason = "the attacks use the duel, its logs and the walls only")]
+#[allow(
+    dead_code,
+    reason = "the attacks use the duel, its logs and the walls only"
+)]
 mod common;
 
 use common::{attack, bot, duel, held, report, slow, walled, START};
 
 #[test]
 fn four_gib_of_memory_are_refused() {
-    assert_eq!(report(&attack(&["hog"], "off", &slow("quads"))), "allocated 4 GiB");
-    held(&attack(&["hog"], "on", &slow("quads")), "failed: MemoryError");
+    assert_eq!(
+        report(&attack(&["hog"], "off", &slow("quads"))),
+        "allocated 4 GiB"
+    );
+    held(
+        &attack(&["hog"], "on", &slow("quads")),
+        "failed: MemoryError",
+    );
 }
 
 /// `held N of 16 blocks of 256 MiB`: N.
@@ -56,7 +65,10 @@ fn shared_memory_is_counted() {
 
 #[test]
 fn the_temporary_folder_is_bounded() {
-    assert_eq!(report(&attack(&["fill-tmp", "32"], "off", &slow("quads"))), "wrote 32 MiB");
+    assert_eq!(
+        report(&attack(&["fill-tmp", "32"], "off", &slow("quads"))),
+        "wrote 32 MiB"
+    );
     let on = attack(&["fill-tmp", "32"], "tmp=8MiB", &slow("quads"));
     let wrote: u32 = report(&on)
         .strip_prefix("wrote ")
@@ -81,16 +93,29 @@ fn a_fork_bomb_stops_at_the_process_limit_and_nothing_of_it_survives() {
     // The box's init and the interpreter are two of the 64.
     assert!(started <= 62, "{started} processes started");
     assert!(on.record.failures.is_empty(), "{:?}", on.record.failures);
-    assert_eq!(on.record.timing.leaked, [0, started], "every sleeper was left, and killed");
+    assert_eq!(
+        on.record.timing.leaked,
+        [0, started],
+        "every sleeper was left, and killed"
+    );
 }
 
 #[test]
 fn a_runaway_loses_at_its_cpu_limit_with_the_reason() {
-    let o = duel(bot(&["legal"]), walled(&["spin"], "cpu=1s"), &slow("quads"), START);
+    let o = duel(
+        bot(&["legal"]),
+        walled(&["spin"], "cpu=1s"),
+        &slow("quads"),
+        START,
+    );
     let f = &o.record.failures;
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!(
-        (f[0].seat.as_str(), o.record.reason.as_str(), f[0].detail.as_str()),
+        (
+            f[0].seat.as_str(),
+            o.record.reason.as_str(),
+            f[0].detail.as_str()
+        ),
         (
             "second",
             "resource-limit",
@@ -134,14 +159,27 @@ fn without_pondering_a_helper_in_another_session_is_stopped_too() {
     // One trait counted: the fixture's first-square play makes a game of a dozen moves.
     let mut s = slow("classic,traits=size");
     s.ponder = false;
-    let thief = |spec| duel(bot(&["sleep", "300"]), walled(&["ponder-thief"], spec), &s, START);
+    let thief = |spec| {
+        duel(
+            bot(&["sleep", "300"]),
+            walled(&["ponder-thief"], spec),
+            &s,
+            START,
+        )
+    };
     let off = thief("off");
     let free = waited(&off);
-    assert!(free.len() >= 3 && free.iter().all(|&ms| ms >= 100), "{free:?}");
+    assert!(
+        free.len() >= 3 && free.iter().all(|&ms| ms >= 100),
+        "{free:?}"
+    );
     let on = thief("on");
     let frozen = waited(&on);
     assert_eq!(frozen.len(), free.len());
-    assert!(frozen.iter().all(|&ms| ms <= 30), "{frozen:?} against {free:?}");
+    assert!(
+        frozen.iter().all(|&ms| ms <= 30),
+        "{frozen:?} against {free:?}"
+    );
     assert!(on.record.failures.is_empty(), "{:?}", on.record.failures);
 }
 
@@ -154,10 +192,21 @@ fn a_fair_bot_keeps_its_times_against_a_thief() {
     let mut s = slow("quads");
     s.time.movetime = Some(2_000);
     s.ponder = false;
-    let game = |spec| duel(walled(&["fair", "500"], spec), walled(&["thief", "16"], spec), &s, START);
+    let game = |spec| {
+        duel(
+            walled(&["fair", "500"], spec),
+            walled(&["thief", "16"], spec),
+            &s,
+            START,
+        )
+    };
     let off = game("off");
     assert_eq!(
-        off.record.failures.iter().map(|f| (f.seat.as_str(), f.reason.as_str())).collect::<Vec<_>>(),
+        off.record
+            .failures
+            .iter()
+            .map(|f| (f.seat.as_str(), f.reason.as_str()))
+            .collect::<Vec<_>>(),
         [("first", "timeout")],
         "{:?}",
         off.record.failures

@@ -83,10 +83,12 @@ pub struct BoxHandle {
 
 /// The folder `folder` as the box names it: absolute, links resolved.
 fn absolute(folder: &Path) -> Result<PathBuf, SandboxError> {
-    folder.canonicalize().map_err(|source| SandboxError::Folder {
-        folder: folder.to_path_buf(),
-        source,
-    })
+    folder
+        .canonicalize()
+        .map_err(|source| SandboxError::Folder {
+            folder: folder.to_path_buf(),
+            source,
+        })
 }
 
 /// The launcher's command line for `req`.
@@ -99,10 +101,11 @@ pub fn prepare(req: &Request<'_>) -> Result<Prepared, SandboxError> {
     } else {
         req.argv.to_vec()
     };
-    let program: Program = resolve::find(&argv[0], &folder, &search).map_err(|source| SandboxError::Program {
-        program: argv[0].clone(),
-        source,
-    })?;
+    let program: Program =
+        resolve::find(&argv[0], &folder, &search).map_err(|source| SandboxError::Program {
+            program: argv[0].clone(),
+            source,
+        })?;
     let mut shown = program.shown();
     let mut path_dirs = program.path_dirs();
     if req.shell {
@@ -110,8 +113,18 @@ pub fn prepare(req: &Request<'_>) -> Result<Prepared, SandboxError> {
         let first = req.argv.join(" ");
         if let Some(word) = first.split_whitespace().find(|w| !w.contains('=')) {
             if let Ok(p) = resolve::find(word, &folder, &search) {
-                shown.extend(p.shown().into_iter().filter(|s| !shown.contains(s)).collect::<Vec<_>>());
-                path_dirs.extend(p.path_dirs().into_iter().filter(|s| !path_dirs.contains(s)).collect::<Vec<_>>());
+                shown.extend(
+                    p.shown()
+                        .into_iter()
+                        .filter(|s| !shown.contains(s))
+                        .collect::<Vec<_>>(),
+                );
+                path_dirs.extend(
+                    p.path_dirs()
+                        .into_iter()
+                        .filter(|s| !path_dirs.contains(s))
+                        .collect::<Vec<_>>(),
+                );
             }
         }
     }
@@ -174,8 +187,16 @@ fn box_cgroups(walls: &Sandbox) -> Vec<BoxDir> {
             // What runtimes read to size themselves, in the box's own view.
             || (walls.isolation && (d.kind.gives(Controller::Cpuacct) || d.kind.gives(Controller::Cpuset)))
     };
-    let name = format!("{}-{}", std::process::id(), BOXES.fetch_add(1, Ordering::Relaxed));
-    cgroup::machine().box_dirs(&name).into_iter().filter(needs).collect()
+    let name = format!(
+        "{}-{}",
+        std::process::id(),
+        BOXES.fetch_add(1, Ordering::Relaxed)
+    );
+    cgroup::machine()
+        .box_dirs(&name)
+        .into_iter()
+        .filter(needs)
+        .collect()
 }
 
 impl BoxHandle {
@@ -190,14 +211,21 @@ impl BoxHandle {
     }
 
     fn freezer(&self) -> Option<&BoxDir> {
-        self.cgroups.iter().find(|d| d.kind.gives(Controller::Freezer))
+        self.cgroups
+            .iter()
+            .find(|d| d.kind.gives(Controller::Freezer))
     }
 
     /// The box's init, once the box is up: the keeper's child.
     pub fn init(&self) -> Option<Pid> {
         let k = self.keeper?;
         let children = std::fs::read_to_string(format!("/proc/{k}/task/{k}/children")).ok()?;
-        children.split_whitespace().next()?.parse().ok().map(Pid::from_raw)
+        children
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+            .map(Pid::from_raw)
     }
 
     /// Stops every process of the box: the freezer, or without one SIGSTOP to its process

@@ -149,8 +149,12 @@ pub struct Limits {
 const PERIOD_US: u64 = 100_000;
 
 fn write(dir: &Path, file: &str, text: &str) -> Result<()> {
-    std::fs::write(dir.join(file), text)
-        .map_err(|e| Error::new(e.kind(), format!("cannot write {}: {e}", dir.join(file).display())))
+    std::fs::write(dir.join(file), text).map_err(|e| {
+        Error::new(
+            e.kind(),
+            format!("cannot write {}: {e}", dir.join(file).display()),
+        )
+    })
 }
 
 fn read(dir: &Path, file: &str) -> Result<String> {
@@ -173,11 +177,20 @@ impl BoxDir {
                 Ok(()) if cpuset => inherit_cpuset(parent)?,
                 Ok(()) => {}
                 Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
-                Err(e) => return Err(Error::new(e.kind(), format!("cannot create {}: {e}", parent.display()))),
+                Err(e) => {
+                    return Err(Error::new(
+                        e.kind(),
+                        format!("cannot create {}: {e}", parent.display()),
+                    ))
+                }
             }
         }
-        std::fs::create_dir(&self.path)
-            .map_err(|e| Error::new(e.kind(), format!("cannot create {}: {e}", self.path.display())))?;
+        std::fs::create_dir(&self.path).map_err(|e| {
+            Error::new(
+                e.kind(),
+                format!("cannot create {}: {e}", self.path.display()),
+            )
+        })?;
         if cpuset {
             inherit_cpuset(&self.path)?;
         }
@@ -239,8 +252,12 @@ impl BoxDir {
         match (&self.kind, frozen) {
             (Kind::V2(_), true) => write(&self.path, "cgroup.freeze", "1"),
             (Kind::V2(_), false) => write(&self.path, "cgroup.freeze", "0"),
-            (Kind::V1(l), true) if l.contains(&Controller::Freezer) => write(&self.path, "freezer.state", "FROZEN"),
-            (Kind::V1(l), false) if l.contains(&Controller::Freezer) => write(&self.path, "freezer.state", "THAWED"),
+            (Kind::V1(l), true) if l.contains(&Controller::Freezer) => {
+                write(&self.path, "freezer.state", "FROZEN")
+            }
+            (Kind::V1(l), false) if l.contains(&Controller::Freezer) => {
+                write(&self.path, "freezer.state", "THAWED")
+            }
             _ => Ok(()),
         }
     }
@@ -248,7 +265,9 @@ impl BoxDir {
     /// Whether every process of the box is stopped.
     pub fn is_frozen(&self) -> bool {
         match &self.kind {
-            Kind::V2(_) => read(&self.path, "cgroup.events").is_ok_and(|t| counter(&t, "frozen") == 1),
+            Kind::V2(_) => {
+                read(&self.path, "cgroup.events").is_ok_and(|t| counter(&t, "frozen") == 1)
+            }
             _ => read(&self.path, "freezer.state").is_ok_and(|t| t.trim() == "FROZEN"),
         }
     }
@@ -259,7 +278,10 @@ impl BoxDir {
             return write(&self.path, "cgroup.kill", "1");
         }
         for pid in self.procs() {
-            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
         }
         Ok(())
     }
@@ -338,7 +360,9 @@ impl Cgroups {
                     v2_gives = controllers.clone();
                     found.parents.push((Kind::V2(controllers), parent));
                 }
-                Err(why) => found.missing.push((Controller::Freezer, format!("cgroup v2: {why}"))),
+                Err(why) => found
+                    .missing
+                    .push((Controller::Freezer, format!("cgroup v2: {why}"))),
             }
         }
         let has_v2 = found.parents.iter().any(|(k, _)| matches!(k, Kind::V2(_)));
@@ -349,9 +373,15 @@ impl Cgroups {
             if in_v2(c) {
                 continue;
             }
-            let Some(m) = mounts.iter().find(|m| !m.v2 && m.controllers.iter().any(|n| n == c.name())) else {
+            let Some(m) = mounts
+                .iter()
+                .find(|m| !m.v2 && m.controllers.iter().any(|n| n == c.name()))
+            else {
                 if !matches!(c, Controller::Cpuacct | Controller::Cpuset) {
-                    found.missing.push((c, format!("no cgroup hierarchy offers the {} controller", c.name())));
+                    found.missing.push((
+                        c,
+                        format!("no cgroup hierarchy offers the {} controller", c.name()),
+                    ));
                 }
                 continue;
             };
@@ -425,10 +455,15 @@ pub(crate) fn unescape(text: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        let octal = bytes.get(i + 1..i + 4).filter(|d| d.iter().all(|b| (b'0'..=b'7').contains(b)));
+        let octal = bytes
+            .get(i + 1..i + 4)
+            .filter(|d| d.iter().all(|b| (b'0'..=b'7').contains(b)));
         match (bytes[i], octal) {
             (b'\\', Some(d)) => {
-                out.push(d.iter().fold(0u8, |v, b| v.wrapping_mul(8).wrapping_add(b - b'0')));
+                out.push(
+                    d.iter()
+                        .fold(0u8, |v, b| v.wrapping_mul(8).wrapping_add(b - b'0')),
+                );
                 i += 4;
             }
             (b, _) => {
@@ -442,7 +477,7 @@ pub(crate) fn unescape(text: &str) -> String {
 
 /// This process's cgroup in hierarchy `id` (`0` for v2, a v1 line's controller list
 /// otherwise), from /proc/self/cgroup.
-fn own_path<'a>(own: &'a str, matches: impl Fn(&str) -> bool) -> Option<&'a str> {
+fn own_path(own: &str, matches: impl Fn(&str) -> bool) -> Option<&str> {
     own.lines().find_map(|l| {
         let mut parts = l.splitn(3, ':');
         let (_, list, path) = (parts.next()?, parts.next()?, parts.next()?);
@@ -452,7 +487,9 @@ fn own_path<'a>(own: &'a str, matches: impl Fn(&str) -> bool) -> Option<&'a str>
 
 /// Where the mount shows cgroup `path` of its hierarchy.
 fn shown_at(m: &Mount, path: &str) -> Option<PathBuf> {
-    let rel = path.strip_prefix(m.root.trim_end_matches('/')).unwrap_or(path);
+    let rel = path
+        .strip_prefix(m.root.trim_end_matches('/'))
+        .unwrap_or(path);
     let rel = rel.trim_start_matches('/');
     let dir = if rel.is_empty() {
         m.point.clone()
@@ -467,10 +504,17 @@ fn writable(dir: &Path) -> bool {
 }
 
 fn v1_parent(m: &Mount, own: &str) -> std::result::Result<PathBuf, String> {
-    let path = own_path(own, |list| list.split(',').any(|c| m.controllers.iter().any(|o| o == c)))
-        .unwrap_or("/");
-    let dir = shown_at(m, path)
-        .ok_or_else(|| format!("this process's cgroup {path} is not under {}", m.point.display()))?;
+    let path = own_path(own, |list| {
+        list.split(',')
+            .any(|c| m.controllers.iter().any(|o| o == c))
+    })
+    .unwrap_or("/");
+    let dir = shown_at(m, path).ok_or_else(|| {
+        format!(
+            "this process's cgroup {path} is not under {}",
+            m.point.display()
+        )
+    })?;
     if !writable(&dir) {
         return Err(format!("{} is not writable by this user", dir.display()));
     }
@@ -478,7 +522,11 @@ fn v1_parent(m: &Mount, own: &str) -> std::result::Result<PathBuf, String> {
 }
 
 /// The v2 folder that holds boxes, and the controllers boxes get there.
-fn v2_parent(m: &Mount, own: &str, root: bool) -> std::result::Result<(PathBuf, Vec<Controller>), String> {
+fn v2_parent(
+    m: &Mount,
+    own: &str,
+    root: bool,
+) -> std::result::Result<(PathBuf, Vec<Controller>), String> {
     let available = |dir: &Path| -> Vec<Controller> {
         read(dir, "cgroup.controllers")
             .unwrap_or_default()
@@ -496,7 +544,8 @@ fn v2_parent(m: &Mount, own: &str, root: bool) -> std::result::Result<(PathBuf, 
     }
     // An ordinary user: only a delegated cgroup of its own.
     let path = own_path(own, |list| list.is_empty()).unwrap_or("/");
-    let dir = shown_at(m, path).ok_or_else(|| format!("this process's cgroup {path} is not shown"))?;
+    let dir =
+        shown_at(m, path).ok_or_else(|| format!("this process's cgroup {path} is not shown"))?;
     if path == "/" || !writable(&dir) || !writable(&dir.join("cgroup.procs")) {
         return Err(format!("this user's cgroup {path} is not delegated to it"));
     }
@@ -509,12 +558,17 @@ fn v2_parent(m: &Mount, own: &str, root: bool) -> std::result::Result<(PathBuf, 
 pub fn prepare_delegated() -> Result<()> {
     let m = machine();
     for (kind, parent) in &m.parents {
-        let Kind::V2(controllers) = kind else { continue };
+        let Kind::V2(controllers) = kind else {
+            continue;
+        };
         if nix::unistd::geteuid().is_root() {
             // The root's parent: enable the controllers in the root and in the parent.
             if !controllers.is_empty() {
                 let root = parent.parent().unwrap_or(Path::new("/"));
-                let list: Vec<String> = controllers.iter().map(|c| format!("+{}", c.name())).collect();
+                let list: Vec<String> = controllers
+                    .iter()
+                    .map(|c| format!("+{}", c.name()))
+                    .collect();
                 let _ = write(root, "cgroup.subtree_control", &list.join(" "));
                 match std::fs::create_dir(parent) {
                     Ok(()) => {}
@@ -534,7 +588,10 @@ pub fn prepare_delegated() -> Result<()> {
         }
         write(&leaf, "cgroup.procs", &std::process::id().to_string())?;
         if !controllers.is_empty() {
-            let list: Vec<String> = controllers.iter().map(|c| format!("+{}", c.name())).collect();
+            let list: Vec<String> = controllers
+                .iter()
+                .map(|c| format!("+{}", c.name()))
+                .collect();
             write(own, "cgroup.subtree_control", &list.join(" "))?;
             match std::fs::create_dir(parent) {
                 Ok(()) => {}
@@ -564,28 +621,51 @@ mod tests {
     fn the_mount_table_gives_each_hierarchy() {
         let m = parse_mounts(HYBRID);
         assert_eq!(m.len(), 5);
-        assert_eq!((m[2].point.to_str(), m[2].controllers.clone()), (Some("/sys/fs/cgroup/cpu,cpuacct"), vec!["rw".to_owned(), "cpu".to_owned(), "cpuacct".to_owned()]));
+        assert_eq!(
+            (m[2].point.to_str(), m[2].controllers.clone()),
+            (
+                Some("/sys/fs/cgroup/cpu,cpuacct"),
+                vec!["rw".to_owned(), "cpu".to_owned(), "cpuacct".to_owned()]
+            )
+        );
         assert!(m[3].v2 && !m[0].v2);
-        assert_eq!((m[4].root.as_str(), m[4].point.to_str()), ("/sub", Some("/mnt/my cg")));
+        assert_eq!(
+            (m[4].root.as_str(), m[4].point.to_str()),
+            ("/sub", Some("/mnt/my cg"))
+        );
     }
 
     #[test]
     fn own_cgroups_are_read_per_hierarchy() {
         let own = "9:name=systemd:/\n4:memory:/process_api/4f80\n2:cpu,cpuacct:/\n0::/user.slice\n";
-        assert_eq!(own_path(own, |l| l.split(',').any(|c| c == "memory")), Some("/process_api/4f80"));
-        assert_eq!(own_path(own, |l| l.split(',').any(|c| c == "cpu")), Some("/"));
+        assert_eq!(
+            own_path(own, |l| l.split(',').any(|c| c == "memory")),
+            Some("/process_api/4f80")
+        );
+        assert_eq!(
+            own_path(own, |l| l.split(',').any(|c| c == "cpu")),
+            Some("/")
+        );
         assert_eq!(own_path(own, str::is_empty), Some("/user.slice"));
     }
 
     #[test]
     fn kinds_read_back_and_say_what_they_give() {
-        for k in [Kind::V1(vec![Controller::Memory]), Kind::V1(vec![Controller::Cpu, Controller::Cpuacct]), Kind::V2(vec![]), Kind::V2(vec![Controller::Memory, Controller::Cpu])] {
+        for k in [
+            Kind::V1(vec![Controller::Memory]),
+            Kind::V1(vec![Controller::Cpu, Controller::Cpuacct]),
+            Kind::V2(vec![]),
+            Kind::V2(vec![Controller::Memory, Controller::Cpu]),
+        ] {
             assert_eq!(Kind::parse(&k.arg()), Some(k.clone()));
         }
         assert_eq!(Kind::V2(vec![Controller::Pids]).arg(), "v2-pids");
         assert!(Kind::V2(vec![]).gives(Controller::Freezer));
         assert!(!Kind::V1(vec![Controller::Memory]).gives(Controller::Freezer));
-        assert_eq!(Kind::V1(vec![Controller::Cpu, Controller::Cpuacct]).arg(), "v1-cpu+cpuacct");
+        assert_eq!(
+            Kind::V1(vec![Controller::Cpu, Controller::Cpuacct]).arg(),
+            "v1-cpu+cpuacct"
+        );
         assert_eq!(Kind::parse("v3"), None);
         assert_eq!(Kind::parse("v1-blkio"), None);
     }
@@ -607,14 +687,29 @@ mod tests {
             processes: Some(64),
             cores: Some(1500),
         };
-        let v1 = BoxDir { kind: Kind::V1(vec![Controller::Cpu]), path: root.path().join("v1/box") };
+        let v1 = BoxDir {
+            kind: Kind::V1(vec![Controller::Cpu]),
+            path: root.path().join("v1/box"),
+        };
         v1.create(&limits).unwrap();
         let r = |d: &BoxDir, f: &str| read(&d.path, f).unwrap();
-        assert_eq!((r(&v1, "cpu.cfs_period_us"), r(&v1, "cpu.cfs_quota_us")), ("100000".into(), "150000".into()));
+        assert_eq!(
+            (r(&v1, "cpu.cfs_period_us"), r(&v1, "cpu.cfs_quota_us")),
+            ("100000".into(), "150000".into())
+        );
         assert!(!v1.path.join("memory.limit_in_bytes").exists());
-        let v2 = BoxDir { kind: Kind::V2(vec![Controller::Memory, Controller::Pids, Controller::Cpu]), path: root.path().join("v2/box") };
+        let v2 = BoxDir {
+            kind: Kind::V2(vec![Controller::Memory, Controller::Pids, Controller::Cpu]),
+            path: root.path().join("v2/box"),
+        };
         v2.create(&limits).unwrap();
-        assert_eq!((r(&v2, "memory.max"), r(&v2, "pids.max"), r(&v2, "cpu.max")), ("1073741824".into(), "64".into(), "150000 100000".into()));
-        assert_eq!(v2.create(&limits).unwrap_err().kind(), ErrorKind::AlreadyExists);
+        assert_eq!(
+            (r(&v2, "memory.max"), r(&v2, "pids.max"), r(&v2, "cpu.max")),
+            ("1073741824".into(), "64".into(), "150000 100000".into())
+        );
+        assert_eq!(
+            v2.create(&limits).unwrap_err().kind(),
+            ErrorKind::AlreadyExists
+        );
     }
 }

@@ -27,7 +27,9 @@ pub mod walls;
 
 pub use boxed::{owner, prepare, BoxHandle, Prepared, Request, SandboxError};
 pub use jail::jail_main;
-pub use machine::{enforce, enforce_on, jail_path, machine, pause_holds, preflight, probe, Probe, JAIL};
+pub use machine::{
+    enforce, enforce_on, jail_path, machine, pause_holds, preflight, probe, Probe, JAIL,
+};
 pub use plan::Plan;
 pub use report::Report;
 pub use spec::{SandboxSpec, SandboxSpecError};

@@ -61,7 +61,9 @@ pub fn jail_path() -> Option<PathBuf> {
 /// Runs `quads-jail --probe`: which protections this machine enforces.
 pub fn probe() -> Result<Probe, String> {
     let jail = jail_path().ok_or_else(|| {
-        format!("{JAIL} is not beside the referee: build it with `cargo build --release --workspace`")
+        format!(
+            "{JAIL} is not beside the referee: build it with `cargo build --release --workspace`"
+        )
     })?;
     let out = std::process::Command::new(&jail)
         .arg("--probe")
@@ -95,7 +97,10 @@ fn missing<'a>(machine: &'a Result<Probe, String>, protection: &str) -> Option<&
 /// The walls `spec` asks for that `machine` can build, and a warning for each default
 /// protection left out (or, for memory, kept per process only). Fails, naming it, on a
 /// protection the spec names that cannot be had.
-pub fn enforce_on(spec: &SandboxSpec, machine: &Result<Probe, String>) -> Result<(Sandbox, Vec<String>), String> {
+pub fn enforce_on(
+    spec: &SandboxSpec,
+    machine: &Result<Probe, String>,
+) -> Result<(Sandbox, Vec<String>), String> {
     let mut s = spec.sandbox.clone();
     if !s.is_on() {
         return Ok((Sandbox::OFF, Vec::new()));
@@ -105,7 +110,10 @@ pub fn enforce_on(spec: &SandboxSpec, machine: &Result<Probe, String>) -> Result
         if !spec.named.is_empty() {
             return Err(format!("the sandbox cannot run on this machine: {why}"));
         }
-        return Ok((Sandbox::OFF, vec![format!("the sandbox is off on this machine: {why}")]));
+        return Ok((
+            Sandbox::OFF,
+            vec![format!("the sandbox is off on this machine: {why}")],
+        ));
     }
     let named = |n: &str| spec.named.contains(&n);
     let wanted: [(&str, bool); 7] = [
@@ -122,7 +130,9 @@ pub fn enforce_on(spec: &SandboxSpec, machine: &Result<Probe, String>) -> Result
             continue;
         };
         if named(name) {
-            return Err(format!("the sandbox cannot enforce `{name}` on this machine: {why}"));
+            return Err(format!(
+                "the sandbox cannot enforce `{name}` on this machine: {why}"
+            ));
         }
         match name {
             "filesystem" => s.filesystem = false,
@@ -139,11 +149,15 @@ pub fn enforce_on(spec: &SandboxSpec, machine: &Result<Probe, String>) -> Result
             "processes" => s.processes = None,
             _ => s.cores = None,
         }
-        warnings.push(format!("the sandbox's `{name}` protection is off on this machine: {why}"));
+        warnings.push(format!(
+            "the sandbox's `{name}` protection is off on this machine: {why}"
+        ));
     }
     for layer in ["landlock", "privileges"] {
         if let Some(why) = missing(machine, layer) {
-            warnings.push(format!("the sandbox's `{layer}` layer is off on this machine: {why}"));
+            warnings.push(format!(
+                "the sandbox's `{layer}` layer is off on this machine: {why}"
+            ));
         }
     }
     Ok((s, warnings))
@@ -168,7 +182,9 @@ pub fn pause_holds() -> Result<(), String> {
 
 /// Before a run: the warnings for every bot's walls (each once), or the first protection asked
 /// for that this machine cannot give.
-pub fn preflight<'a>(specs: impl IntoIterator<Item = &'a SandboxSpec>) -> Result<Vec<String>, String> {
+pub fn preflight<'a>(
+    specs: impl IntoIterator<Item = &'a SandboxSpec>,
+) -> Result<Vec<String>, String> {
     let mut warnings: Vec<String> = Vec::new();
     for spec in specs {
         for w in enforce(spec)?.1 {
@@ -193,7 +209,10 @@ mod tests {
     #[test]
     fn what_the_machine_gives_is_kept() {
         let spec = SandboxSpec::default();
-        assert_eq!(enforce_on(&spec, &probe(ALL_ON)), Ok((Sandbox::default(), vec![])));
+        assert_eq!(
+            enforce_on(&spec, &probe(ALL_ON)),
+            Ok((Sandbox::default(), vec![]))
+        );
     }
 
     #[test]
@@ -203,7 +222,10 @@ mod tests {
             .replace("cores on", "cores off no cpu cgroup")
             .replace("landlock on", "landlock off Landlock: not supported");
         let (s, w) = enforce_on(&SandboxSpec::default(), &probe(&no_cgroups)).unwrap();
-        assert_eq!((s.memory, s.cores, s.filesystem), (Some(1 << 30), None, true));
+        assert_eq!(
+            (s.memory, s.cores, s.filesystem),
+            (Some(1 << 30), None, true)
+        );
         assert_eq!(
             w,
             [
@@ -215,7 +237,10 @@ mod tests {
         let no_jail: Result<Probe, String> = Err("quads-jail is not beside the referee".into());
         let (s, w) = enforce_on(&SandboxSpec::default(), &no_jail).unwrap();
         assert_eq!(s, Sandbox::OFF);
-        assert_eq!(w, ["the sandbox is off on this machine: quads-jail is not beside the referee"]);
+        assert_eq!(
+            w,
+            ["the sandbox is off on this machine: quads-jail is not beside the referee"]
+        );
     }
 
     #[test]
@@ -227,8 +252,14 @@ mod tests {
             Err("the sandbox cannot enforce `memory` on this machine: no memory cgroup".to_owned())
         );
         assert_eq!(
-            enforce_on(&"isolation=on".parse().unwrap(), &probe(&ALL_ON.replace("isolation on", "isolation off no PID namespace"))),
-            Err("the sandbox cannot enforce `isolation` on this machine: no PID namespace".to_owned())
+            enforce_on(
+                &"isolation=on".parse().unwrap(),
+                &probe(&ALL_ON.replace("isolation on", "isolation off no PID namespace"))
+            ),
+            Err(
+                "the sandbox cannot enforce `isolation` on this machine: no PID namespace"
+                    .to_owned()
+            )
         );
     }
 }

@@ -143,7 +143,10 @@ impl Plan {
         let mut it = args.into_iter();
         while let Some(arg) = it.next() {
             let name = arg.to_string_lossy().into_owned();
-            let mut value = || it.next().ok_or_else(|| PlanError(format!("{name} takes a value")));
+            let mut value = || {
+                it.next()
+                    .ok_or_else(|| PlanError(format!("{name} takes a value")))
+            };
             let number = |v: OsString| -> Result<u64, PlanError> {
                 v.to_str()
                     .and_then(|t| t.parse().ok())
@@ -168,15 +171,25 @@ impl Plan {
                 "--work-size" => work_size = Some(number(value()?)?),
                 "--cgroup" => {
                     let kind = value()?;
-                    let kind = Kind::parse(&kind.to_string_lossy())
-                        .ok_or_else(|| PlanError(format!("--cgroup: unknown kind {}", kind.to_string_lossy())))?;
-                    p.cgroups.push(BoxDir { kind, path: value()?.into() });
+                    let kind = Kind::parse(&kind.to_string_lossy()).ok_or_else(|| {
+                        PlanError(format!("--cgroup: unknown kind {}", kind.to_string_lossy()))
+                    })?;
+                    p.cgroups.push(BoxDir {
+                        kind,
+                        path: value()?.into(),
+                    });
                 }
                 "--env" => {
                     let kv = value()?;
                     let bytes = kv.as_bytes();
-                    let at = bytes.iter().position(|&b| b == b'=').ok_or_else(|| PlanError("--env takes KEY=VALUE".to_owned()))?;
-                    p.env.push((OsStr::from_bytes(&bytes[..at]).into(), OsStr::from_bytes(&bytes[at + 1..]).into()));
+                    let at = bytes
+                        .iter()
+                        .position(|&b| b == b'=')
+                        .ok_or_else(|| PlanError("--env takes KEY=VALUE".to_owned()))?;
+                    p.env.push((
+                        OsStr::from_bytes(&bytes[..at]).into(),
+                        OsStr::from_bytes(&bytes[at + 1..]).into(),
+                    ));
                 }
                 "--exec" => p.exec = value()?.into(),
                 "--" => {
@@ -195,7 +208,11 @@ impl Plan {
         p.work = match (work_from, work_size) {
             (Some(from), Some(size)) => Some(Work { from, size }),
             (None, None) => None,
-            _ => return Err(PlanError("--work-from and --work-size go together".to_owned())),
+            _ => {
+                return Err(PlanError(
+                    "--work-from and --work-size go together".to_owned(),
+                ))
+            }
         };
         Ok(p)
     }
@@ -258,35 +275,89 @@ mod tests {
             walls: Sandbox::default(),
             folder: "/srv/bots/ann".into(),
             shown: vec!["/root/.pyenv/versions/3.11.7".into()],
-            work: Some(Work { from: "/srv/entrants/ann".into(), size: 1 << 30 }),
+            work: Some(Work {
+                from: "/srv/entrants/ann".into(),
+                size: 1 << 30,
+            }),
             cgroups: vec![
-                BoxDir { kind: Kind::V1(vec![Controller::Memory]), path: "/sys/fs/cgroup/memory/quads-arena/1-2".into() },
-                BoxDir { kind: Kind::V2(vec![]), path: "/sys/fs/cgroup/unified/quads-arena/1-2".into() },
+                BoxDir {
+                    kind: Kind::V1(vec![Controller::Memory]),
+                    path: "/sys/fs/cgroup/memory/quads-arena/1-2".into(),
+                },
+                BoxDir {
+                    kind: Kind::V2(vec![]),
+                    path: "/sys/fs/cgroup/unified/quads-arena/1-2".into(),
+                },
             ],
             id: Some(200_001),
             parent: Some(4242),
             nonce: Some("n0nce".into()),
-            env: environment(&["/root/.pyenv/versions/3.11.7/bin".into()], &[("A".into(), "b=c".into())]),
+            env: environment(
+                &["/root/.pyenv/versions/3.11.7/bin".into()],
+                &[("A".into(), "b=c".into())],
+            ),
             exec: "/root/.pyenv/versions/3.11.7/bin/python3.11".into(),
             argv: vec!["python3".into(), "bot.py".into()],
         };
-        assert_eq!(Plan::parse(plan.args()), Ok(Plan { nonce: None, ..plan.clone() }));
-        let off = Plan { walls: Sandbox { tmp: 1 << 20, ..Sandbox::OFF }, work: None, cgroups: vec![], id: None, parent: None, nonce: None, ..plan };
+        assert_eq!(
+            Plan::parse(plan.args()),
+            Ok(Plan {
+                nonce: None,
+                ..plan.clone()
+            })
+        );
+        let off = Plan {
+            walls: Sandbox {
+                tmp: 1 << 20,
+                ..Sandbox::OFF
+            },
+            work: None,
+            cgroups: vec![],
+            id: None,
+            parent: None,
+            nonce: None,
+            ..plan
+        };
         assert_eq!(Plan::parse(off.args()), Ok(off));
-        assert_eq!(Plan::parse(vec!["--memory".into(), "x".into()]), Err(PlanError("--memory takes a whole number".into())));
-        assert_eq!(Plan::parse(vec!["--folder".into(), "a".into(), "--exec".into(), "/bin/true".into(), "--".into(), "true".into()]), Err(PlanError("--folder takes an absolute path".into())));
+        assert_eq!(
+            Plan::parse(vec!["--memory".into(), "x".into()]),
+            Err(PlanError("--memory takes a whole number".into()))
+        );
+        assert_eq!(
+            Plan::parse(vec![
+                "--folder".into(),
+                "a".into(),
+                "--exec".into(),
+                "/bin/true".into(),
+                "--".into(),
+                "true".into()
+            ]),
+            Err(PlanError("--folder takes an absolute path".into()))
+        );
     }
 
     #[test]
     fn the_environment_is_an_allow_list() {
-        let env = environment(&["/opt/lang/bin".into()], &[("LANG".into(), "sl_SI.UTF-8".into()), ("JAVA_TOOL_OPTIONS".into(), "-Xss4m".into())]);
-        let text: Vec<String> = env.iter().map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy())).collect();
-        assert_eq!(text, [
-            format!("PATH=/opt/lang/bin:{}", crate::resolve::BOX_PATH),
-            "HOME=/tmp".to_owned(),
-            "TMPDIR=/tmp".to_owned(),
-            "LANG=sl_SI.UTF-8".to_owned(),
-            "JAVA_TOOL_OPTIONS=-Xss4m".to_owned(),
-        ]);
+        let env = environment(
+            &["/opt/lang/bin".into()],
+            &[
+                ("LANG".into(), "sl_SI.UTF-8".into()),
+                ("JAVA_TOOL_OPTIONS".into(), "-Xss4m".into()),
+            ],
+        );
+        let text: Vec<String> = env
+            .iter()
+            .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
+            .collect();
+        assert_eq!(
+            text,
+            [
+                format!("PATH=/opt/lang/bin:{}", crate::resolve::BOX_PATH),
+                "HOME=/tmp".to_owned(),
+                "TMPDIR=/tmp".to_owned(),
+                "LANG=sl_SI.UTF-8".to_owned(),
+                "JAVA_TOOL_OPTIONS=-Xss4m".to_owned(),
+            ]
+        );
     }
 }

@@ -85,7 +85,12 @@ mod tests {
 
     #[test]
     fn a_report_is_found_at_the_end_and_only_with_its_secret() {
-        let r = Report { status: 9, leaked: 2, oom_kills: 1, forks_refused: 7 };
+        let r = Report {
+            status: 9,
+            leaked: 2,
+            oom_kills: 1,
+            forks_refused: 7,
+        };
         let nonce = nonce();
         assert_eq!(nonce.len(), 32);
         let mut stream = b"log line\npartial".to_vec();

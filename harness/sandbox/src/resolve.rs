@@ -104,7 +104,12 @@ pub fn find(program: &str, folder: &Path, search: &OsStr) -> Result<Program> {
     type Key = (String, PathBuf, std::ffi::OsString);
     static FOUND: std::sync::Mutex<Vec<(Key, Program)>> = std::sync::Mutex::new(Vec::new());
     let key: Key = (program.to_owned(), folder.to_path_buf(), search.to_owned());
-    if let Some((_, p)) = FOUND.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(k, _)| *k == key) {
+    if let Some((_, p)) = FOUND
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(k, _)| *k == key)
+    {
         return Ok(p.clone());
     }
     let found = find_at(program, folder, search, 0)?;
@@ -134,7 +139,9 @@ fn find_at(program: &str, folder: &Path, search: &OsStr, depth: u32) -> Result<P
     };
     let found = unshim(&found, program, folder).unwrap_or(found);
     let path = found.canonicalize()?;
-    let folder = folder.canonicalize().unwrap_or_else(|_| folder.to_path_buf());
+    let folder = folder
+        .canonicalize()
+        .unwrap_or_else(|_| folder.to_path_buf());
     let place = if path.starts_with(&folder) {
         Place::Folder
     } else if in_system(&path) {
@@ -208,7 +215,8 @@ fn shebang(path: &Path) -> Option<String> {
     let mut words = line.split_whitespace();
     let first = words.next()?;
     if Path::new(first).file_name()? == "env" {
-        words.find(|w| !w.starts_with('-') && !w.contains('='))
+        words
+            .find(|w| !w.starts_with('-') && !w.contains('='))
             .map(str::to_owned)
     } else {
         Some(first.to_owned())
@@ -229,7 +237,9 @@ pub fn foreign_word(word: &str, folder: &Path) -> Option<String> {
             && !path.starts_with("/dev")
             && !path.starts_with(folder)
         {
-            return Some(format!("`{word}` names {piece}, outside the entrant's folder"));
+            return Some(format!(
+                "`{word}` names {piece}, outside the entrant's folder"
+            ));
         }
     }
     None
@@ -238,7 +248,9 @@ pub fn foreign_word(word: &str, folder: &Path) -> Option<String> {
 /// The symbolic links inside `folder` that lead out of it (to anything but the folder itself
 /// and the system's folders): `(link, where it leads)`, at most `limit` of them.
 pub fn links_out(folder: &Path, limit: usize) -> Vec<(PathBuf, PathBuf)> {
-    let root = folder.canonicalize().unwrap_or_else(|_| folder.to_path_buf());
+    let root = folder
+        .canonicalize()
+        .unwrap_or_else(|_| folder.to_path_buf());
     let mut out = Vec::new();
     let mut stack = vec![root.clone()];
     let mut seen = 0usize;
@@ -252,7 +264,9 @@ pub fn links_out(folder: &Path, limit: usize) -> Vec<(PathBuf, PathBuf)> {
                 return out;
             }
             let path = entry.path();
-            let Ok(kind) = entry.file_type() else { continue };
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
             if kind.is_dir() {
                 stack.push(path);
             } else if kind.is_symlink() {
@@ -307,7 +321,8 @@ mod tests {
         symlink(prefix.join("bin/lang9.9"), prefix.join("bin/lang")).unwrap();
         script(&tools.join("helper"), "\x7fELF");
         script(&folder.join("bot.lang"), "#!/usr/bin/env lang\n");
-        let search = std::env::join_paths([prefix.join("bin"), tools.clone(), "/usr/bin".into()]).unwrap();
+        let search =
+            std::env::join_paths([prefix.join("bin"), tools.clone(), "/usr/bin".into()]).unwrap();
 
         let interp = find("lang", &folder, &search).unwrap();
         assert_eq!(interp.path, prefix.join("bin/lang9.9"));
@@ -316,17 +331,28 @@ mod tests {
 
         let bot = find("./bot.lang", &folder, &search).unwrap();
         assert_eq!(bot.place, Place::Folder);
-        assert_eq!(bot.shown(), [prefix.clone()]);
+        assert_eq!(bot.shown(), std::slice::from_ref(&prefix));
         assert!(bot.admissible());
 
         let helper = find("helper", &folder, &search).unwrap();
-        assert_eq!((helper.place.clone(), helper.shown()), (Place::Elsewhere, vec![tools.join("helper")]));
+        assert_eq!(
+            (helper.place.clone(), helper.shown()),
+            (Place::Elsewhere, vec![tools.join("helper")])
+        );
         assert!(!helper.admissible());
 
         assert_eq!(find("sh", &folder, &search).unwrap().place, Place::System);
-        assert_eq!(find("nothing-of-the-kind", &folder, &search).unwrap_err().kind(), ErrorKind::NotFound);
+        assert_eq!(
+            find("nothing-of-the-kind", &folder, &search)
+                .unwrap_err()
+                .kind(),
+            ErrorKind::NotFound
+        );
         std::fs::write(folder.join("data"), "x").unwrap();
-        assert_eq!(find("./data", &folder, &search).unwrap_err().kind(), ErrorKind::PermissionDenied);
+        assert_eq!(
+            find("./data", &folder, &search).unwrap_err().kind(),
+            ErrorKind::PermissionDenied
+        );
     }
 
     #[test]
@@ -347,10 +373,24 @@ mod tests {
     #[test]
     fn words_that_leave_the_folder_are_named() {
         let folder = Path::new("/srv/event/entrants/bob");
-        assert_eq!(foreign_word("../alice/bot.py", folder).as_deref(), Some("`../alice/bot.py` steps out of the folder with `..`"));
+        assert_eq!(
+            foreign_word("../alice/bot.py", folder).as_deref(),
+            Some("`../alice/bot.py` steps out of the folder with `..`")
+        );
         assert_eq!(foreign_word("/srv/event/entrants/alice/bot.py", folder).as_deref(), Some("`/srv/event/entrants/alice/bot.py` names /srv/event/entrants/alice/bot.py, outside the entrant's folder"));
-        assert_eq!(foreign_word("-cp=lib:/home/x/classes", folder).as_deref(), Some("`-cp=lib:/home/x/classes` names /home/x/classes, outside the entrant's folder"));
-        for fine in ["bot.py", "--depth=3", "/usr/share/dict/words", "/srv/event/entrants/bob/data", "/tmp/cache", "-cp", ".:lib/*"] {
+        assert_eq!(
+            foreign_word("-cp=lib:/home/x/classes", folder).as_deref(),
+            Some("`-cp=lib:/home/x/classes` names /home/x/classes, outside the entrant's folder")
+        );
+        for fine in [
+            "bot.py",
+            "--depth=3",
+            "/usr/share/dict/words",
+            "/srv/event/entrants/bob/data",
+            "/tmp/cache",
+            "-cp",
+            ".:lib/*",
+        ] {
             assert_eq!(foreign_word(fine, folder), None, "{fine}");
         }
     }
@@ -368,9 +408,15 @@ mod tests {
         let mut found = links_out(&folder, 10);
         found.sort();
         let root = folder.canonicalize().unwrap();
-        assert_eq!(found, [
-            (root.join("dangling"), PathBuf::from("/root/.ssh/id_rsa")),
-            (root.join("lib/key"), dir.path().canonicalize().unwrap().join("secret")),
-        ]);
+        assert_eq!(
+            found,
+            [
+                (root.join("dangling"), PathBuf::from("/root/.ssh/id_rsa")),
+                (
+                    root.join("lib/key"),
+                    dir.path().canonicalize().unwrap().join("secret")
+                ),
+            ]
+        );
     }
 }

@@ -36,7 +36,8 @@ impl SandboxSpec {
 }
 
 /// The keys of a spec, in the order the canonical form prints them.
-const KEYS: &str = "memory, processes, cpu, cores, file_size, tmp, network, filesystem, isolation, syscalls";
+const KEYS: &str =
+    "memory, processes, cpu, cores, file_size, tmp, network, filesystem, isolation, syscalls";
 
 /// `1073741824`, `512MiB`, `1GiB`, `64KiB`.
 pub(crate) fn bytes(text: &str) -> Option<u64> {
@@ -61,7 +62,11 @@ fn cores(text: &str) -> Option<u32> {
     if whole.is_empty() && frac.is_empty() || frac.len() > 3 {
         return None;
     }
-    let whole: u32 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
+    let whole: u32 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
     let frac: u32 = if frac.is_empty() {
         0
     } else {
@@ -83,7 +88,8 @@ fn on_off(text: &str) -> Option<bool> {
 fn apply(s: &mut Sandbox, key: &str, value: &str) -> Result<&'static str, String> {
     let off = value == "off";
     let size = || {
-        bytes(value).ok_or_else(|| format!("{key} takes a size (1GiB, 512MiB, a number of bytes) or off"))
+        bytes(value)
+            .ok_or_else(|| format!("{key} takes a size (1GiB, 512MiB, a number of bytes) or off"))
     };
     let switch = || on_off(value).ok_or_else(|| format!("{key} is on or off"));
     Ok(match key {
@@ -107,7 +113,11 @@ fn apply(s: &mut Sandbox, key: &str, value: &str) -> Result<&'static str, String
             s.processes = if off {
                 None
             } else {
-                Some(value.parse().map_err(|_| "processes takes a number or off")?)
+                Some(
+                    value
+                        .parse()
+                        .map_err(|_| "processes takes a number or off")?,
+                )
             };
             "processes"
         }
@@ -227,7 +237,9 @@ mod tests {
 
     #[test]
     fn specs_apply_in_order_to_the_defaults_and_read_back() {
-        let s: SandboxSpec = "memory=2GiB,processes=128,network=on,cores=0.5".parse().unwrap();
+        let s: SandboxSpec = "memory=2GiB,processes=128,network=on,cores=0.5"
+            .parse()
+            .unwrap();
         assert_eq!(s.named, ["memory", "processes", "network", "cores"]);
         assert_eq!(
             s.sandbox.to_string(),
@@ -263,9 +275,21 @@ mod tests {
             e("tight"),
             "bad sandbox spec `tight`: `tight` is not `on`, `off` or KEY=VALUE"
         );
-        assert_eq!(e("cores=0"), "bad sandbox spec `cores=0`: cores takes a number of cores (1, 0.5, 2) or off");
-        assert_eq!(e("cores=0.1234"), "bad sandbox spec `cores=0.1234`: cores takes a number of cores (1, 0.5, 2) or off");
-        assert_eq!(e("tmp=off"), "bad sandbox spec `tmp=off`: tmp takes a size (1GiB, 512MiB, a number of bytes) or off");
-        assert_eq!(e("tmp=4KiB"), "bad sandbox spec `tmp=4KiB`: tmp takes a size of at least 1MiB");
+        assert_eq!(
+            e("cores=0"),
+            "bad sandbox spec `cores=0`: cores takes a number of cores (1, 0.5, 2) or off"
+        );
+        assert_eq!(
+            e("cores=0.1234"),
+            "bad sandbox spec `cores=0.1234`: cores takes a number of cores (1, 0.5, 2) or off"
+        );
+        assert_eq!(
+            e("tmp=off"),
+            "bad sandbox spec `tmp=off`: tmp takes a size (1GiB, 512MiB, a number of bytes) or off"
+        );
+        assert_eq!(
+            e("tmp=4KiB"),
+            "bad sandbox spec `tmp=4KiB`: tmp takes a size of at least 1MiB"
+        );
     }
 }

@@ -88,7 +88,13 @@ impl Sandbox {
 
     /// Whether anything is on (a box is built at all).
     pub fn is_on(&self) -> bool {
-        Sandbox { tmp: 0, ..self.clone() } != Sandbox { tmp: 0, ..Sandbox::OFF }
+        Sandbox {
+            tmp: 0,
+            ..self.clone()
+        } != Sandbox {
+            tmp: 0,
+            ..Sandbox::OFF
+        }
     }
 }
 

@@ -50,7 +50,11 @@ impl Staging {
             .prefix("quads-entrants-")
             .tempdir()
             .map(Staging)
-            .map_err(|e| EntrantsError(format!("cannot make a folder for the entrants' copies: {e}")))
+            .map_err(|e| {
+                EntrantsError(format!(
+                    "cannot make a folder for the entrants' copies: {e}"
+                ))
+            })
     }
 
     /// Where `name`'s copy goes.
@@ -278,7 +282,11 @@ impl Drop for Group {
 /// folder and built there in a box (or only copied, without a build), the bot then run from
 /// the copy; with the sandbox off, built in its own folder. Then its command must name a
 /// program of the system or a file of its folder.
-async fn prepare(t: &Tournament, entrant: &mut Entrant, staging: Option<&Staging>) -> Result<(), BuildFailure> {
+async fn prepare(
+    t: &Tournament,
+    entrant: &mut Entrant,
+    staging: Option<&Staging>,
+) -> Result<(), BuildFailure> {
     let log = build_log(&t.out, &entrant.about.name);
     match staging {
         Some(staging) => {
@@ -305,7 +313,11 @@ async fn prepare(t: &Tournament, entrant: &mut Entrant, staging: Option<&Staging
 /// built), and the files it needs are there.
 fn runs_its_own(entrant: &Entrant) -> Result<(), BuildFailure> {
     let fail = |reason: String| BuildFailure { reason, tail: None };
-    let folder = entrant.bot.command.folder().map_err(|e| fail(format!("its folder: {e}")))?;
+    let folder = entrant
+        .bot
+        .command
+        .folder()
+        .map_err(|e| fail(format!("its folder: {e}")))?;
     let argv = &entrant.bot.command.argv;
     let search = std::env::var_os("PATH").unwrap_or_default();
     match quads_referee::sandbox::resolve::find(&argv[0], &folder, &search) {
@@ -326,7 +338,8 @@ fn runs_its_own(entrant: &Entrant) -> Result<(), BuildFailure> {
 async fn boxed_build(entrant: &Entrant, copy: &Path, log: &Path) -> Result<(), BuildFailure> {
     use quads_referee::sandbox::{self, Sandbox, SandboxSpec};
     let fail = |reason: String| BuildFailure { reason, tail: None };
-    std::fs::create_dir(copy).map_err(|e| fail(format!("cannot create {}: {e}", copy.display())))?;
+    std::fs::create_dir(copy)
+        .map_err(|e| fail(format!("cannot create {}: {e}", copy.display())))?;
     let spec = SandboxSpec {
         sandbox: Sandbox::build(),
         named: Vec::new(),
@@ -341,15 +354,23 @@ async fn boxed_build(entrant: &Entrant, copy: &Path, log: &Path) -> Result<(), B
         walls: &walls,
         work_from: Some(&entrant.about.folder),
     };
-    let prepared = sandbox::prepare(&request).map_err(|e| fail(format!("build cannot start: {e}")))?;
+    let prepared =
+        sandbox::prepare(&request).map_err(|e| fail(format!("build cannot start: {e}")))?;
     if let Some(id) = sandbox::owner(&prepared) {
         let id = Some(nix::unistd::Uid::from_raw(id));
         nix::unistd::chown(copy, id, id.map(|u| nix::unistd::Gid::from_raw(u.as_raw())))
             .map_err(|e| fail(format!("cannot hand {} to the build: {e}", copy.display())))?;
     }
-    let file = std::fs::File::create(log).map_err(|e| fail(format!("cannot create {}: {e}", log.display())))?;
-    let copy_of = file.try_clone().map_err(|e| fail(format!("cannot write {}: {e}", log.display())))?;
-    let sandbox::Prepared { command: launcher, mut handle, .. } = prepared;
+    let file = std::fs::File::create(log)
+        .map_err(|e| fail(format!("cannot create {}: {e}", log.display())))?;
+    let copy_of = file
+        .try_clone()
+        .map_err(|e| fail(format!("cannot write {}: {e}", log.display())))?;
+    let sandbox::Prepared {
+        command: launcher,
+        mut handle,
+        ..
+    } = prepared;
     let mut launcher = tokio::process::Command::from(launcher);
     let mut child = launcher
         .stdin(Stdio::null())
@@ -382,7 +403,12 @@ async fn boxed_build(entrant: &Entrant, copy: &Path, log: &Path) -> Result<(), B
         return Ok(());
     }
     let what = match report {
-        Some(r) if r.oom_kills > 0 => format!("reached its memory limit of {}", walls.memory.map_or("?".to_owned(), |m| format!("{} MiB", m >> 20))),
+        Some(r) if r.oom_kills > 0 => format!(
+            "reached its memory limit of {}",
+            walls
+                .memory
+                .map_or("?".to_owned(), |m| format!("{} MiB", m >> 20))
+        ),
         Some(r) if r.forks_refused > 0 => "reached its process limit".to_owned(),
         _ => exit(status),
     };
@@ -402,7 +428,9 @@ async fn boxed_build(entrant: &Entrant, copy: &Path, log: &Path) -> Result<(), B
 /// Takes the sandbox launcher's report (marked by `nonce`) off the end of a build's log.
 fn take_report(log: &Path, nonce: &str) -> Option<quads_referee::sandbox::Report> {
     let bytes = std::fs::read(log).ok()?;
-    let from = bytes.len().saturating_sub(quads_referee::sandbox::report::MAX_LINE * 2);
+    let from = bytes
+        .len()
+        .saturating_sub(quads_referee::sandbox::report::MAX_LINE * 2);
     let (report, at) = quads_referee::sandbox::Report::find(&bytes[from..], nonce)?;
     let file = std::fs::OpenOptions::new().write(true).open(log).ok()?;
     let _ = file.set_len((from + at) as u64);

@@ -72,6 +72,8 @@ struct BotEntry {
     time: Option<TimeSection>,
     /// This bot's walls (a sandbox spec), replacing the config's.
     sandbox: Option<String>,
+    /// Whether this bot may think on its opponent's time (default: yes).
+    ponder: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -350,6 +352,7 @@ fn bot_specs(
             .map_err(|e| err(format!("{}: bot `{}`: {e}", path.display(), entry.name)))?;
         bot_command.sandbox = sandbox_spec(entry.sandbox.as_deref(), sandbox, path)?;
         bot_command.env = entry.env.into_iter().collect();
+        bot_command.ponder = entry.ponder.unwrap_or(true);
         bots.push(BotSpec {
             command: bot_command,
             name: entry.name,

@@ -110,7 +110,9 @@ fn cell(text: &str) -> String {
 
 /// `<`, `>` and `&` as entities: a viewer shows them, and runs nothing.
 fn no_html(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// Text an entrant chose (a name, an author, a folder's name), shown as it is: every
@@ -118,7 +120,10 @@ fn no_html(text: &str) -> String {
 fn plain(text: &str) -> String {
     let mut out = String::new();
     for c in no_html(text).chars() {
-        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '(' | ')' | '!') {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '(' | ')' | '!'
+        ) {
             out.push('\\');
         }
         out.push(if c == '\n' { ' ' } else { c });

@@ -298,7 +298,11 @@ fn describe(reply: Reply, waiting_for: &str) -> Failed {
         Reply::Exited(exit) => format!(
             "the bot {} while the referee waited for {waiting_for}{}",
             crate::describe_exit(exit.status),
-            if waiting_for.contains("quadsok") { crate::fault::last_words(&exit) } else { String::new() }
+            if waiting_for.contains("quadsok") {
+                crate::fault::last_words(&exit)
+            } else {
+                String::new()
+            }
         ),
         Reply::Closed => {
             format!("the bot closed stdout while the referee waited for {waiting_for}")

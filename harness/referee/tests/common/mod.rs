@@ -138,7 +138,12 @@ pub fn report(o: &Outcome) -> &str {
     o.logs[1]
         .lines()
         .find_map(|l| l.strip_prefix("attack: "))
-        .unwrap_or_else(|| panic!("no attack line in {:?} ({:?})", o.logs[1], o.record.failures))
+        .unwrap_or_else(|| {
+            panic!(
+                "no attack line in {:?} ({:?})",
+                o.logs[1], o.record.failures
+            )
+        })
 }
 
 /// The attack failed and the game went on: no forfeit on either side.

@@ -30,7 +30,11 @@ pub fn tree(from: &Path, to: &Path) -> Result<()> {
         } else if kind.is_file() {
             let _ = std::fs::remove_file(&dst);
             std::fs::copy(&src, &dst)?;
-            let mode = if meta.permissions().mode() & 0o111 != 0 { 0o755 } else { 0o644 };
+            let mode = if meta.permissions().mode() & 0o111 != 0 {
+                0o755
+            } else {
+                0o644
+            };
             std::fs::set_permissions(&dst, std::fs::Permissions::from_mode(mode))?;
         }
         // Devices, sockets and pipes are not copied.
@@ -55,13 +59,27 @@ pub fn tree_into(from: &Path, to: BorrowedFd<'_>) -> Result<()> {
                 Ok(()) | Err(rustix::io::Errno::EXIST) => {}
                 Err(e) => return Err(e.into()),
             }
-            let sub = openat(to, &name, OFlags::DIRECTORY | OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC, Mode::empty())?;
+            let sub = openat(
+                to,
+                &name,
+                OFlags::DIRECTORY | OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+                Mode::empty(),
+            )?;
             rustix::fs::fchmod(&sub, Mode::from_raw_mode(0o755))?;
             tree_into(&src, sub.as_fd())?;
         } else if kind.is_file() {
-            let mode = if meta.permissions().mode() & 0o111 != 0 { 0o755 } else { 0o644 };
+            let mode = if meta.permissions().mode() & 0o111 != 0 {
+                0o755
+            } else {
+                0o644
+            };
             let _ = unlinkat(to, &name, AtFlags::empty());
-            let out = openat(to, &name, OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC, Mode::from_raw_mode(mode))?;
+            let out = openat(
+                to,
+                &name,
+                OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+                Mode::from_raw_mode(mode),
+            )?;
             let mut out = std::fs::File::from(out);
             std::io::copy(&mut std::fs::File::open(&src)?, &mut out)?;
             rustix::fs::fchmod(&out, Mode::from_raw_mode(mode))?;
@@ -81,23 +99,49 @@ mod tests {
         std::fs::create_dir_all(from.join("sub")).unwrap();
         std::fs::create_dir(&to).unwrap();
         std::fs::write(from.join("sub/bot"), "#!/bin/sh\n").unwrap();
-        std::fs::set_permissions(from.join("sub/bot"), std::fs::Permissions::from_mode(0o700)).unwrap();
+        std::fs::set_permissions(from.join("sub/bot"), std::fs::Permissions::from_mode(0o700))
+            .unwrap();
         std::fs::write(from.join("notes"), "n").unwrap();
-        std::fs::set_permissions(from.join("notes"), std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::fs::set_permissions(from.join("notes"), std::fs::Permissions::from_mode(0o600))
+            .unwrap();
         std::os::unix::fs::symlink("/etc/shadow", from.join("link")).unwrap();
         tree(&from, &to).unwrap();
         let mode = |p: &str| std::fs::metadata(to.join(p)).unwrap().permissions().mode() & 0o777;
-        assert_eq!((mode("sub"), mode("sub/bot"), mode("notes")), (0o755, 0o755, 0o644));
-        assert_eq!(std::fs::read_link(to.join("link")).unwrap(), Path::new("/etc/shadow"));
-        assert_eq!(std::fs::read_to_string(to.join("sub/bot")).unwrap(), "#!/bin/sh\n");
+        assert_eq!(
+            (mode("sub"), mode("sub/bot"), mode("notes")),
+            (0o755, 0o755, 0o644)
+        );
+        assert_eq!(
+            std::fs::read_link(to.join("link")).unwrap(),
+            Path::new("/etc/shadow")
+        );
+        assert_eq!(
+            std::fs::read_to_string(to.join("sub/bot")).unwrap(),
+            "#!/bin/sh\n"
+        );
         let again = dir.path().join("again");
         std::fs::create_dir(&again).unwrap();
         let handle = std::fs::File::open(&again).unwrap();
         tree_into(&to, handle.as_fd()).unwrap();
         tree_into(&to, handle.as_fd()).unwrap(); // over what is there
-        let mode = |p: &str| std::fs::metadata(again.join(p)).unwrap().permissions().mode() & 0o777;
-        assert_eq!((mode("sub"), mode("sub/bot"), mode("notes")), (0o755, 0o755, 0o644));
-        assert_eq!(std::fs::read_link(again.join("link")).unwrap(), Path::new("/etc/shadow"));
-        assert_eq!(std::fs::read_to_string(again.join("sub/bot")).unwrap(), "#!/bin/sh\n");
+        let mode = |p: &str| {
+            std::fs::metadata(again.join(p))
+                .unwrap()
+                .permissions()
+                .mode()
+                & 0o777
+        };
+        assert_eq!(
+            (mode("sub"), mode("sub/bot"), mode("notes")),
+            (0o755, 0o755, 0o644)
+        );
+        assert_eq!(
+            std::fs::read_link(again.join("link")).unwrap(),
+            Path::new("/etc/shadow")
+        );
+        assert_eq!(
+            std::fs::read_to_string(again.join("sub/bot")).unwrap(),
+            "#!/bin/sh\n"
+        );
     }
 }

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use caps::CapSet;
 use landlock::{
-    Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset, RulesetAttr,
-    RulesetCreatedAttr, Scope, ABI,
+    Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
+    RulesetAttr, RulesetCreatedAttr, Scope, ABI,
 };
 use nix::sys::resource::{setrlimit, Resource};
 
@@ -61,7 +61,8 @@ fn limits(w: &Sandbox) -> Result<(), String> {
     // The hard limit a second above the soft one: at the soft limit the kernel sends SIGXCPU
     // (which the referee reads as the limit), at the hard one SIGKILL.
     if let Some(cpu) = w.cpu {
-        setrlimit(Resource::RLIMIT_CPU, cpu, cpu + 1).map_err(|e| format!("cannot limit CPU time: {e}"))?;
+        setrlimit(Resource::RLIMIT_CPU, cpu, cpu + 1)
+            .map_err(|e| format!("cannot limit CPU time: {e}"))?;
     }
     Ok(())
 }
@@ -92,7 +93,9 @@ fn landlock(plan: &Plan) -> Result<(), String> {
     let err = |e: landlock::RulesetError| format!("Landlock: {e}");
     let mut ruleset = Ruleset::default().set_compatibility(CompatLevel::BestEffort);
     if w.filesystem {
-        ruleset = ruleset.handle_access(AccessFs::from_all(abi)).map_err(err)?;
+        ruleset = ruleset
+            .handle_access(AccessFs::from_all(abi))
+            .map_err(err)?;
     }
     if !w.network {
         ruleset = ruleset
@@ -100,11 +103,14 @@ fn landlock(plan: &Plan) -> Result<(), String> {
             .map_err(err)?;
     }
     if w.isolation {
-        ruleset = ruleset.scope(Scope::Signal | Scope::AbstractUnixSocket).map_err(err)?;
+        ruleset = ruleset
+            .scope(Scope::Signal | Scope::AbstractUnixSocket)
+            .map_err(err)?;
     }
     let mut created = ruleset.create().map_err(err)?;
     if w.filesystem {
-        let mut rules: Vec<(&Path, landlock::BitFlags<AccessFs>)> = vec![(Path::new("/"), AccessFs::from_read(abi))];
+        let mut rules: Vec<(&Path, landlock::BitFlags<AccessFs>)> =
+            vec![(Path::new("/"), AccessFs::from_read(abi))];
         for p in ["/tmp", "/dev/shm"] {
             rules.push((Path::new(p), AccessFs::from_all(abi)));
         }
@@ -112,15 +118,23 @@ fn landlock(plan: &Plan) -> Result<(), String> {
             rules.push((plan.folder.as_path(), AccessFs::from_all(abi)));
         }
         let device = AccessFs::ReadFile | AccessFs::WriteFile;
-        let devices: Vec<std::path::PathBuf> =
-            ["null", "zero", "full", "random", "urandom"].iter().map(|d| Path::new("/dev").join(d)).collect();
+        let devices: Vec<std::path::PathBuf> = ["null", "zero", "full", "random", "urandom"]
+            .iter()
+            .map(|d| Path::new("/dev").join(d))
+            .collect();
         for d in &devices {
             rules.push((d.as_path(), device));
         }
         for (path, access) in rules {
             let Ok(fd) = PathFd::new(path) else { continue };
-            let access = if path.is_dir() { access } else { access & AccessFs::from_file(abi) };
-            created = created.add_rule(PathBeneath::new(fd, access)).map_err(err)?;
+            let access = if path.is_dir() {
+                access
+            } else {
+                access & AccessFs::from_file(abi)
+            };
+            created = created
+                .add_rule(PathBeneath::new(fd, access))
+                .map_err(err)?;
         }
     }
     created.restrict_self().map_err(err)?;

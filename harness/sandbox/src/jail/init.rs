@@ -75,10 +75,17 @@ pub fn run(plan: &Plan, go_r: OwnedFd, report_w: OwnedFd) -> ! {
     let _ = nix::sys::prctl::set_dumpable(false);
     if let Some(work) = &plan.work {
         if let Err(e) = copy::tree(&work.from, &plan.folder) {
-            failed(format!("cannot copy {} into the build's folder (of {} bytes at most): {e}", work.from.display(), work.size));
+            failed(format!(
+                "cannot copy {} into the build's folder (of {} bytes at most): {e}",
+                work.from.display(),
+                work.size
+            ));
         }
     }
-    let null = std::fs::File::options().read(true).write(true).open("/dev/null");
+    let null = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .open("/dev/null");
     let command = match fork() {
         Ok(Side::Child) => exec::run(plan),
         Ok(Side::Parent(pid)) => pid,
@@ -104,7 +111,9 @@ pub fn run(plan: &Plan, go_r: OwnedFd, report_w: OwnedFd) -> ! {
 fn hung_up(pipe: &std::fs::File) -> bool {
     let mut fds = [PollFd::new(pipe.as_fd(), PollFlags::empty())];
     matches!(poll(&mut fds, PollTimeout::ZERO), Ok(n) if n > 0)
-        && fds[0].revents().is_some_and(|r| r.contains(PollFlags::POLLHUP))
+        && fds[0]
+            .revents()
+            .is_some_and(|r| r.contains(PollFlags::POLLHUP))
 }
 
 /// Reaps children (the command and the orphans that come to this process) until `command`
@@ -135,7 +144,10 @@ fn descendants() -> Vec<i32> {
             let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
                 continue;
             };
-            let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r.trim_start().to_owned()) else {
+            let Some(rest) = stat
+                .rsplit_once(')')
+                .map(|(_, r)| r.trim_start().to_owned())
+            else {
                 continue;
             };
             let mut fields = rest.split_whitespace();
@@ -150,7 +162,13 @@ fn descendants() -> Vec<i32> {
     let mut i = 0;
     while i < found.len() {
         let parent = found[i];
-        found.extend(procs.iter().filter(|(p, pp)| *pp == parent && !found.contains(p)).map(|(p, _)| *p).collect::<Vec<_>>());
+        found.extend(
+            procs
+                .iter()
+                .filter(|(p, pp)| *pp == parent && !found.contains(p))
+                .map(|(p, _)| *p)
+                .collect::<Vec<_>>(),
+        );
         i += 1;
     }
     found.retain(|&p| p != me);
@@ -170,7 +188,10 @@ fn end_all(own_namespace: bool) {
         }
         // Reap whatever has ended; stop when nothing is left to wait for.
         loop {
-            match waitpid(Pid::from_raw(-1), Some(nix::sys::wait::WaitPidFlag::WNOHANG)) {
+            match waitpid(
+                Pid::from_raw(-1),
+                Some(nix::sys::wait::WaitPidFlag::WNOHANG),
+            ) {
                 Ok(WaitStatus::StillAlive) => break,
                 Ok(_) => continue,
                 Err(nix::errno::Errno::ECHILD) => {

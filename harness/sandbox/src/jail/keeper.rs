@@ -24,7 +24,9 @@ use crate::report::Report;
 pub fn run(plan: &Plan) -> ! {
     // A command that dies of a signal is mirrored by raising it here: never leave a core.
     let _ = setrlimit(Resource::RLIMIT_CORE, 0, 0);
-    let referee = plan.parent.map(|pid| watch(pid).unwrap_or_else(|e| fail(&e)));
+    let referee = plan
+        .parent
+        .map(|pid| watch(pid).unwrap_or_else(|e| fail(&e)));
     let _ = nix::sys::prctl::set_child_subreaper(true);
     let limits = Limits {
         memory: plan.walls.memory,
@@ -39,7 +41,8 @@ pub fn run(plan: &Plan) -> ! {
         }
         made.push(dir);
     }
-    let pipe = || pipe2(OFlag::O_CLOEXEC).unwrap_or_else(|e| fail(&format!("cannot make a pipe: {e}")));
+    let pipe =
+        || pipe2(OFlag::O_CLOEXEC).unwrap_or_else(|e| fail(&format!("cannot make a pipe: {e}")));
     let (pid_r, pid_w) = pipe();
     let (go_r, go_w) = pipe();
     let (report_r, report_w) = pipe();
@@ -77,7 +80,10 @@ pub fn run(plan: &Plan) -> ! {
     let mut said = String::new();
     let _ = std::fs::File::from(report_r).read_to_string(&mut said);
     end_all(&made);
-    let (oom_kills, forks_refused) = made.iter().map(|d| d.events()).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    let (oom_kills, forks_refused) = made
+        .iter()
+        .map(|d| d.events())
+        .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     remove(&made);
     drop(go);
     let report = match said.split_whitespace().collect::<Vec<_>>()[..] {
@@ -108,7 +114,10 @@ pub fn run(plan: &Plan) -> ! {
 fn watch(pid: u32) -> Result<OwnedFd, String> {
     let fd = rustix::process::Pid::from_raw(pid as i32)
         .ok_or("--parent takes a pid")
-        .and_then(|p| rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).map_err(|_| "the referee is gone"))?;
+        .and_then(|p| {
+            rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty())
+                .map_err(|_| "the referee is gone")
+        })?;
     if getppid().as_raw() as u32 != pid {
         return Err("the referee is gone".to_owned());
     }
@@ -158,7 +167,12 @@ fn start(plan: &Plan, s2: Pid, pid_r: OwnedFd, made: &[&BoxDir]) -> Result<Pid, 
         Ok(WaitStatus::Stopped(_, Signal::SIGSTOP)) => {}
         // It said why on stderr.
         Ok(WaitStatus::Exited(_, code)) => return Err((code, String::new())),
-        other => return Err((FAILED, format!("the box's namespaces: unexpected {other:?}"))),
+        other => {
+            return Err((
+                FAILED,
+                format!("the box's namespaces: unexpected {other:?}"),
+            ))
+        }
     }
     userns::map(s2, plan.id).map_err(|e| (FAILED, e))?;
     for dir in made {
@@ -170,7 +184,12 @@ fn start(plan: &Plan, s2: Pid, pid_r: OwnedFd, made: &[&BoxDir]) -> Result<Pid, 
     match waitpid(s2, None) {
         Ok(WaitStatus::Exited(_, 0)) => {}
         Ok(WaitStatus::Exited(_, code)) => return Err((code, String::new())),
-        other => return Err((FAILED, format!("the box's namespaces: unexpected {other:?}"))),
+        other => {
+            return Err((
+                FAILED,
+                format!("the box's namespaces: unexpected {other:?}"),
+            ))
+        }
     }
     text.trim()
         .parse()
@@ -183,10 +202,8 @@ fn start(plan: &Plan, s2: Pid, pid_r: OwnedFd, made: &[&BoxDir]) -> Result<Pid, 
 fn wait(init: Pid, mut referee: Option<OwnedFd>, made: &[&BoxDir]) -> i32 {
     let init_fd = rustix::process::Pid::from_raw(init.as_raw())
         .and_then(|p| rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).ok());
-    loop {
-        let Some(fd) = &init_fd else {
-            break; // no pidfd: wait on the child alone
-        };
+    // Without a pidfd (an old kernel), the child alone is waited for.
+    while let Some(fd) = &init_fd {
         let mut fds = vec![PollFd::new(fd.as_fd(), PollFlags::POLLIN)];
         if let Some(r) = &referee {
             fds.push(PollFd::new(r.as_fd(), PollFlags::POLLIN));

@@ -57,7 +57,10 @@ pub fn jail_main() -> ! {
 /// the launcher must not keep them open (the referee must see the command close its output).
 /// Its stderr stays: the launcher's own words go to the command's log.
 fn let_go_of_stdio() -> std::io::Result<()> {
-    let null = std::fs::File::options().read(true).write(true).open("/dev/null")?;
+    let null = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .open("/dev/null")?;
     let_go_of_stdio_with(&null)
 }
 

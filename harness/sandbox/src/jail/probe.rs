@@ -14,7 +14,12 @@ const PROBE_ID: u32 = crate::ids::FIRST_BOT_ID - 1;
 
 /// Runs one box of `walls` around `quads-jail --inside CHECK ARGS`; `Ok` if it exits 0, else
 /// what it (or the launcher) said.
-fn boxed(walls: Sandbox, folder: &Path, cgroups: Vec<cgroup::BoxDir>, check: &[&str]) -> Result<(), String> {
+fn boxed(
+    walls: Sandbox,
+    folder: &Path,
+    cgroups: Vec<cgroup::BoxDir>,
+    check: &[&str],
+) -> Result<(), String> {
     let me = std::env::current_exe().map_err(|e| format!("cannot find itself: {e}"))?;
     let mut argv: Vec<OsString> = vec!["quads-jail".into(), "--inside".into()];
     argv.extend(check.iter().map(OsString::from));
@@ -41,7 +46,11 @@ fn boxed(walls: Sandbox, folder: &Path, cgroups: Vec<cgroup::BoxDir>, check: &[&
         return Ok(());
     }
     let said = String::from_utf8_lossy(&out.stderr);
-    let line = said.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("it failed");
+    let line = said
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("it failed");
     Err(line.trim_start_matches("quads-jail: ").to_owned())
 }
 
@@ -65,15 +74,41 @@ pub fn run() -> ! {
     let none = Sandbox::OFF;
     let tmp = 3 << 20;
     let filesystem = boxed(
-        Sandbox { filesystem: true, tmp, ..none.clone() },
+        Sandbox {
+            filesystem: true,
+            tmp,
+            ..none.clone()
+        },
         &folder,
         vec![],
         &["root", &marker.to_string_lossy(), &tmp.to_string()],
     );
     report("filesystem", filesystem.clone());
     report("tmp", filesystem);
-    report("isolation", boxed(Sandbox { isolation: true, ..none.clone() }, &folder, vec![], &["alone"]));
-    report("network", boxed(Sandbox { network: false, ..none.clone() }, &folder, vec![], &["offline"]));
+    report(
+        "isolation",
+        boxed(
+            Sandbox {
+                isolation: true,
+                ..none.clone()
+            },
+            &folder,
+            vec![],
+            &["alone"],
+        ),
+    );
+    report(
+        "network",
+        boxed(
+            Sandbox {
+                network: false,
+                ..none.clone()
+            },
+            &folder,
+            vec![],
+            &["offline"],
+        ),
+    );
     let machine = cgroup::machine();
     let name = format!("probe-{}", std::process::id());
     let cgroups = machine.box_dirs(&name);
@@ -103,9 +138,31 @@ pub fn run() -> ! {
     report("pause", missing(Controller::Freezer));
     report("cpu", Ok(()));
     report("file_size", Ok(()));
-    report("syscalls", boxed(Sandbox { syscalls: true, ..none.clone() }, &folder, vec![], &["filtered"]));
+    report(
+        "syscalls",
+        boxed(
+            Sandbox {
+                syscalls: true,
+                ..none.clone()
+            },
+            &folder,
+            vec![],
+            &["filtered"],
+        ),
+    );
     report("landlock", landlock());
-    report("privileges", boxed(Sandbox { isolation: true, ..none }, &folder, vec![], &["unprivileged"]));
+    report(
+        "privileges",
+        boxed(
+            Sandbox {
+                isolation: true,
+                ..none
+            },
+            &folder,
+            vec![],
+            &["unprivileged"],
+        ),
+    );
     let _ = std::fs::remove_dir_all(&scratch);
     for l in lines {
         println!("{l}");
@@ -115,7 +172,11 @@ pub fn run() -> ! {
 
 /// A new private folder for the probe's boxes, readable by the boxes' user.
 fn tempfile_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("quads-probe-{}-{}", std::process::id(), crate::report::nonce()));
+    let dir = std::env::temp_dir().join(format!(
+        "quads-probe-{}-{}",
+        std::process::id(),
+        crate::report::nonce()
+    ));
     let _ = std::fs::create_dir_all(&dir);
     use std::os::unix::fs::PermissionsExt;
     let _ = std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755));
@@ -124,7 +185,9 @@ fn tempfile_dir() -> PathBuf {
 
 /// Whether the kernel has all of Landlock the box uses (files, TCP, scopes).
 fn landlock() -> Result<(), String> {
-    use landlock::{Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr, Scope, ABI};
+    use landlock::{
+        Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr, Scope, ABI,
+    };
     Ruleset::default()
         .set_compatibility(CompatLevel::HardRequirement)
         .handle_access(AccessFs::from_all(ABI::V6))
@@ -138,10 +201,14 @@ fn landlock() -> Result<(), String> {
 /// `quads-jail --inside CHECK ARGS`, run as a probe box's command: exits 0 if the wall holds,
 /// else says what it saw.
 pub fn inside(args: &[OsString]) -> ! {
-    let arg = |i: usize| args.get(i).map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
+    let arg = |i: usize| {
+        args.get(i)
+            .map(|a| a.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
     let outcome: Result<(), String> = match arg(0).as_str() {
         "root" => {
-            let tmp = nix::sys::statvfs::statvfs("/tmp").map(|s| s.blocks() as u64 * s.fragment_size() as u64);
+            let tmp = nix::sys::statvfs::statvfs("/tmp").map(|s| s.blocks() * s.fragment_size());
             if Path::new(&arg(1)).exists() {
                 Err(format!("{} is seen from inside", arg(1)))
             } else if tmp.as_ref().ok() != arg(2).parse::<u64>().ok().as_ref() {
@@ -152,7 +219,11 @@ pub fn inside(args: &[OsString]) -> ! {
         }
         "alone" => {
             let pids = std::fs::read_dir("/proc")
-                .map(|d| d.flatten().filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok()).count())
+                .map(|d| {
+                    d.flatten()
+                        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+                        .count()
+                })
                 .unwrap_or(0);
             if std::process::id() == 2 && pids == 2 {
                 Ok(())
@@ -162,7 +233,13 @@ pub fn inside(args: &[OsString]) -> ! {
         }
         "offline" => {
             let dev = std::fs::read_to_string("/proc/self/net/dev").unwrap_or_default();
-            let others: Vec<&str> = dev.lines().skip(2).filter_map(|l| l.split(':').next()).map(str::trim).filter(|n| *n != "lo").collect();
+            let others: Vec<&str> = dev
+                .lines()
+                .skip(2)
+                .filter_map(|l| l.split(':').next())
+                .map(str::trim)
+                .filter(|n| *n != "lo")
+                .collect();
             if others.is_empty() {
                 Ok(())
             } else {
@@ -197,7 +274,14 @@ pub fn inside(args: &[OsString]) -> ! {
         },
         "unprivileged" => {
             let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-            let field = |k: &str| status.lines().find_map(|l| l.strip_prefix(k)).map(str::trim).unwrap_or("?").to_owned();
+            let field = |k: &str| {
+                status
+                    .lines()
+                    .find_map(|l| l.strip_prefix(k))
+                    .map(str::trim)
+                    .unwrap_or("?")
+                    .to_owned()
+            };
             let mut env: Vec<String> = std::env::vars().map(|(k, _)| k).collect();
             env.sort();
             if field("CapEff:") != "0000000000000000" || field("CapPrm:") != "0000000000000000" {

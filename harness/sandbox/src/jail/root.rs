@@ -11,11 +11,11 @@
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 
-use std::os::unix::fs::OpenOptionsExt;
 use nix::mount::{mount, umount2, MntFlags, MsFlags};
 use nix::sys::stat::Mode;
 use nix::sys::statvfs::{statvfs, FsFlags};
 use nix::unistd::{chdir, pivot_root};
+use std::os::unix::fs::OpenOptionsExt;
 
 use crate::plan::Plan;
 
@@ -104,16 +104,28 @@ pub fn build(plan: &Plan, sources: Sources) -> Result<Option<OwnedFd>, String> {
         return Ok(None);
     }
     let base = Path::new("/tmp");
-    mount(Some("tmpfs"), base, Some("tmpfs"), MsFlags::MS_NOSUID | MsFlags::MS_NODEV, Some("size=1m,mode=0755"))
-        .map_err(|e| err("mount a tmpfs on", base, e))?;
+    mount(
+        Some("tmpfs"),
+        base,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some("size=1m,mode=0755"),
+    )
+    .map_err(|e| err("mount a tmpfs on", base, e))?;
     chdir(base).map_err(|e| err("enter", base, e))?;
     for d in ["newroot", "oldroot"] {
         std::fs::create_dir(d).map_err(|e| err("create", Path::new(d), e))?;
     }
     pivot_root(".", "oldroot").map_err(|e| format!("cannot pivot_root: {e}"))?;
     chdir("/").map_err(|e| err("enter", Path::new("/"), e))?;
-    mount(Some("tmpfs"), NEW, Some("tmpfs"), MsFlags::MS_NOSUID | MsFlags::MS_NODEV, Some("size=1m,mode=0755"))
-        .map_err(|e| err("mount a tmpfs on", Path::new(NEW), e))?;
+    mount(
+        Some("tmpfs"),
+        NEW,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some("size=1m,mode=0755"),
+    )
+    .map_err(|e| err("mount a tmpfs on", Path::new(NEW), e))?;
     // Its own /proc, /dev and /tmp first: a folder of its own may lie below /tmp.
     let proc = inside(NEW, Path::new("/proc"));
     mkdir(&proc)?;
@@ -140,8 +152,14 @@ pub fn build(plan: &Plan, sources: Sources) -> Result<Option<OwnedFd>, String> {
         out = Some(outside);
     }
     // Leave the old root behind, then make the new one the root.
-    mount(Some(OLD), OLD, NONE, MsFlags::MS_REC | MsFlags::MS_PRIVATE, NONE)
-        .map_err(|e| err("make private", Path::new(OLD), e))?;
+    mount(
+        Some(OLD),
+        OLD,
+        NONE,
+        MsFlags::MS_REC | MsFlags::MS_PRIVATE,
+        NONE,
+    )
+    .map_err(|e| err("make private", Path::new(OLD), e))?;
     umount2(OLD, MntFlags::MNT_DETACH).map_err(|e| err("detach", Path::new(OLD), e))?;
     chdir(NEW).map_err(|e| err("enter", Path::new(NEW), e))?;
     pivot_root(".", ".").map_err(|e| format!("cannot pivot_root into the box: {e}"))?;
@@ -177,13 +195,25 @@ fn mount_proc(at: &Path) -> Result<(), String> {
 fn tmpfs(at: &Path, size: u64, mode: &str) -> Result<(), String> {
     mkdir(at)?;
     let options = format!("size={size},mode={mode}");
-    mount(Some("tmpfs"), at, Some("tmpfs"), MsFlags::MS_NOSUID | MsFlags::MS_NODEV, Some(options.as_str()))
-        .map_err(|e| err("mount a tmpfs on", at, e))
+    mount(
+        Some("tmpfs"),
+        at,
+        Some("tmpfs"),
+        MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+        Some(options.as_str()),
+    )
+    .map_err(|e| err("mount a tmpfs on", at, e))
 }
 
 fn bind(from: &Path, to: &Path) -> Result<(), String> {
-    mount(Some(from), to, NONE, MsFlags::MS_BIND | MsFlags::MS_REC, NONE)
-        .map_err(|e| err(&format!("bind {} on", from.display()), to, e))
+    mount(
+        Some(from),
+        to,
+        NONE,
+        MsFlags::MS_BIND | MsFlags::MS_REC,
+        NONE,
+    )
+    .map_err(|e| err(&format!("bind {} on", from.display()), to, e))
 }
 
 /// Shows `source` read-only at `to` (in the new root): a folder or a file bound there with
@@ -216,7 +246,8 @@ fn bind_read_only(source: &Source, to: &Path) -> Result<(), String> {
 /// clear the ones the machine set).
 fn remount_read_only(path: &Path) -> Result<(), String> {
     let have = statvfs(path).map_err(|e| err("look at", path, e))?.flags();
-    let mut flags = MsFlags::MS_BIND | MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY | MsFlags::MS_NOSUID;
+    let mut flags =
+        MsFlags::MS_BIND | MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY | MsFlags::MS_NOSUID;
     for (fs, ms) in [
         (FsFlags::ST_NODEV, MsFlags::MS_NODEV),
         (FsFlags::ST_NOEXEC, MsFlags::MS_NOEXEC),
@@ -251,7 +282,8 @@ fn cgroup_view(plan: &Plan) -> Result<(), String> {
     use crate::cgroup::Kind;
     let top = inside(NEW, Path::new("/sys/fs/cgroup"));
     let v1 = plan.cgroups.iter().any(|d| matches!(d.kind, Kind::V1(_)));
-    let read_only = MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC;
+    let read_only =
+        MsFlags::MS_RDONLY | MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC;
     if v1 {
         tmpfs(&top, 64 << 10, "0755")?;
     } else {
@@ -264,7 +296,14 @@ fn cgroup_view(plan: &Plan) -> Result<(), String> {
             Kind::V2(_) => (top.clone(), "cgroup2", String::new()),
         };
         mkdir(&at)?;
-        mount(Some("cgroup"), &at, Some(fs), read_only, Some(data.as_str())).map_err(|e| err("mount its cgroups on", &at, e))?;
+        mount(
+            Some("cgroup"),
+            &at,
+            Some(fs),
+            read_only,
+            Some(data.as_str()),
+        )
+        .map_err(|e| err("mount its cgroups on", &at, e))?;
     }
     if v1 {
         remount_read_only(&top)?;
@@ -288,7 +327,8 @@ fn devices(shm: u64) -> Result<(), String> {
         ("stdout", "/proc/self/fd/1"),
         ("stderr", "/proc/self/fd/2"),
     ] {
-        std::os::unix::fs::symlink(target, dev.join(link)).map_err(|e| err("link", &dev.join(link), e))?;
+        std::os::unix::fs::symlink(target, dev.join(link))
+            .map_err(|e| err("link", &dev.join(link), e))?;
     }
     tmpfs(&dev.join("shm"), shm, "1777")
 }

@@ -10,8 +10,8 @@
 use std::collections::BTreeMap;
 
 use seccompiler::{
-    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule,
-    TargetArch,
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule, TargetArch,
 };
 
 /// The system calls refused outright.
@@ -90,7 +90,8 @@ fn arch() -> Result<TargetArch, String> {
 /// The two filters: the refusals (`EPERM`), and `clone3` (`ENOSYS`).
 pub fn filters() -> Result<[BpfProgram; 2], String> {
     let err = |e: seccompiler::BackendError| format!("seccomp: {e}");
-    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = REFUSED.iter().map(|&n| (n, Vec::new())).collect();
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
+        REFUSED.iter().map(|&n| (n, Vec::new())).collect();
     // `clone` (its flags are the first argument on x86_64 and aarch64): refused with any
     // namespace flag.
     let clone_rules = NAMESPACES
@@ -122,8 +123,12 @@ pub fn filters() -> Result<[BpfProgram; 2], String> {
     )
     .map_err(err)?;
     Ok([
-        refuse.try_into().map_err(|e: seccompiler::BackendError| err(e))?,
-        clone3.try_into().map_err(|e: seccompiler::BackendError| err(e))?,
+        refuse
+            .try_into()
+            .map_err(|e: seccompiler::BackendError| err(e))?,
+        clone3
+            .try_into()
+            .map_err(|e: seccompiler::BackendError| err(e))?,
     ])
 }
 

@@ -43,6 +43,7 @@ pub fn become_box_user(id: Option<u32>) -> Result<(), String> {
     nix::sys::prctl::set_keepcaps(true).map_err(|e| format!("cannot keep capabilities: {e}"))?;
     setresuid(Uid::from_raw(id), Uid::from_raw(id), Uid::from_raw(id))
         .map_err(|e| format!("cannot change user: {e}"))?;
-    let permitted = caps::read(None, caps::CapSet::Permitted).map_err(|e| format!("capabilities: {e}"))?;
+    let permitted =
+        caps::read(None, caps::CapSet::Permitted).map_err(|e| format!("capabilities: {e}"))?;
     caps::set(None, caps::CapSet::Effective, &permitted).map_err(|e| format!("capabilities: {e}"))
 }
