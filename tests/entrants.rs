@@ -685,3 +685,25 @@ exit 1
     }
     let _ = std::fs::remove_file(&host_tmp);
 }
+
+/// The example entrants carry copies of the starter kits (an entrant's folder must hold all of
+/// its bot): they stay the kits as they are.
+#[test]
+fn the_example_entrants_hold_the_kits_as_they_are() {
+    for (copy, kit) in [
+        ("alice/bot.py", "python/bot.py"),
+        ("bob/bot.js", "javascript/bot.js"),
+        ("carol/bot.c", "c/bot.c"),
+        ("dave/Cargo.toml", "rust/Cargo.toml"),
+        ("dave/Cargo.lock", "rust/Cargo.lock"),
+        ("dave/src/main.rs", "rust/src/main.rs"),
+    ] {
+        let read =
+            |p: PathBuf| std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        assert!(
+            read(Path::new(ROOT).join("examples/entrants").join(copy))
+                == read(Path::new(ROOT).join("bots/starter").join(kit)),
+            "examples/entrants/{copy} differs from bots/starter/{kit}"
+        );
+    }
+}

@@ -8,33 +8,12 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::Quads;
+use common::{boxes_of, marked, Quads};
 
 const FIXTURES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/harness/referee/tests/fixtures"
 );
-
-/// The live processes of the machine whose command line holds `marker` as a word.
-fn marked(marker: &str) -> Vec<i32> {
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|pid| {
-            let alive = std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
-                !s.rsplit(')')
-                    .next()
-                    .unwrap_or("")
-                    .trim_start()
-                    .starts_with('Z')
-            });
-            alive
-                && std::fs::read(format!("/proc/{pid}/cmdline"))
-                    .is_ok_and(|c| c.split(|&b| b == 0).any(|w| w == marker.as_bytes()))
-        })
-        .collect()
-}
 
 /// Waits until `done` holds, or `limit` has passed; whether it held.
 fn within(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
@@ -49,30 +28,6 @@ fn within(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
         std::thread::yield_now();
         std::thread::sleep(Duration::from_millis(5));
     }
-}
-
-/// The box folders of referee `pid` still in the machine's cgroup hierarchies.
-fn boxes_of(pid: u32) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut stack = vec![std::path::PathBuf::from("/sys/fs/cgroup")];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let path = e.path();
-            if !e.file_type().is_ok_and(|t| t.is_dir()) {
-                continue;
-            }
-            let name = e.file_name().to_string_lossy().into_owned();
-            if dir.ends_with("quads-arena") && name.starts_with(&format!("{pid}-")) {
-                found.push(path.display().to_string());
-            } else if path.components().count() < 12 {
-                stack.push(path);
-            }
-        }
-    }
-    found
 }
 
 /// Starts a match of two bots that hang at their first move, each with two helpers in

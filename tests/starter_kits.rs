@@ -292,3 +292,38 @@ fn a_go_bot_plays_under_the_default_walls() {
         assert_eq!(r["failures"], serde_json::json!([]), "{r}");
     }
 }
+
+/// The JVM sizes itself from its box: it sees the box's memory limit and its CPU quota (in the
+/// box's own cgroups, shown read-only), not the machine's 24 GiB and every core.
+#[test]
+fn the_jvm_sees_its_boxs_limits() {
+    let q = Quads::new();
+    let show =
+        "java -XshowSettings:system -version 2>&1 | grep -E 'Memory Limit|Effective CPU Count' >&2";
+    let random = format!("{} --strategy random", quads_bot().display());
+    q.ok(&[
+        "match",
+        "--shell",
+        "--bot",
+        show,
+        "--bot",
+        &random,
+        "--games",
+        "1",
+        "--movetime",
+        "20s",
+        "--handshake-timeout",
+        "20s",
+        "--out",
+        "o",
+        "--quiet",
+    ]);
+    let logs = std::fs::read_dir(q.dir().join("o/logs")).unwrap();
+    let text: String = logs
+        .flatten()
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    assert!(lines.contains(&"Memory Limit: 1.00G"), "{text}");
+    assert!(lines.contains(&"Effective CPU Count: 1"), "{text}");
+}

@@ -180,10 +180,8 @@ impl Drop for BotProcess {
             return;
         }
         match &self.held {
-            Held::Boxed(handle) => {
-                handle.kill();
-                let _ = self.child.start_kill();
-            }
+            // Its keeper ends the box, cleans up and exits (the runtime reaps it).
+            Held::Boxed(handle) => handle.kill(),
             Held::Plain { token } => crate::plain::kill_now(self.pgid, token, &mut self.child),
         }
     }
@@ -221,7 +219,9 @@ impl BotProcess {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0)
-            .kill_on_drop(true);
+            // A box's keeper is not killed with its handle: it must outlive the box to remove
+            // its cgroups (dropping a boxed bot ends its box, and the keeper then exits).
+            .kill_on_drop(matches!(held, Held::Plain { .. }));
         let mut child = command.spawn().map_err(error)?;
         let pid = child.id().expect("a child that was just started has an id");
         let mut held = held;

@@ -178,6 +178,7 @@ fn box_cgroups(walls: &Sandbox) -> Vec<BoxDir> {
     static BOXES: AtomicU64 = AtomicU64::new(0);
     PREPARED.get_or_init(|| {
         let _ = cgroup::prepare_delegated();
+        cgroup::machine().remove_stale();
     });
     let needs = |d: &BoxDir| {
         (walls.memory.is_some() && d.kind.gives(Controller::Memory))
@@ -272,7 +273,8 @@ impl BoxHandle {
     }
 
     /// Ends the box at once: SIGKILL to its init (the kernel ends everything in its PID
-    /// namespace) and every process in its cgroups; the keeper then reports and exits.
+    /// namespace) and every process in its cgroups, or, before the box is up, SIGTERM to its
+    /// keeper, which then ends it; the keeper then removes its cgroups, reports and exits.
     pub fn kill(&self) {
         self.thaw();
         match self.init() {
@@ -281,7 +283,7 @@ impl BoxHandle {
             }
             None => {
                 if let Some(k) = self.keeper {
-                    let _ = kill(Pid::from_raw(k), Signal::SIGKILL);
+                    let _ = kill(Pid::from_raw(k), Signal::SIGTERM);
                 }
             }
         }

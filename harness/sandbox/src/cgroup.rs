@@ -332,6 +332,31 @@ impl Cgroups {
             .collect()
     }
 
+    /// Removes the box folders of referees that are gone (a keeper killed before it could
+    /// remove its box's folders leaves them empty), and says how many went.
+    pub fn remove_stale(&self) -> usize {
+        let mut removed = 0;
+        for (_, parent) in &self.parents {
+            let Ok(entries) = std::fs::read_dir(parent) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let Some(pid) = name
+                    .split_once('-')
+                    .and_then(|(p, _)| p.parse::<i32>().ok())
+                else {
+                    continue;
+                };
+                let alive = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_ok();
+                if !alive && std::fs::remove_dir(e.path()).is_ok() {
+                    removed += 1;
+                }
+            }
+        }
+        removed
+    }
+
     /// Why `c` cannot be had, if it cannot.
     pub fn missing(&self, c: Controller) -> Option<&str> {
         if self.parents.iter().any(|(k, _)| k.gives(c)) {

@@ -412,6 +412,11 @@ async fn boxed_build(entrant: &Entrant, copy: &Path, log: &Path) -> Result<(), B
         Some(r) if r.forks_refused > 0 => "reached its process limit".to_owned(),
         _ => exit(status),
     };
+    Err(failed_build(&what, log))
+}
+
+/// A build that ended badly (`what`: `exit status 3`), with its log's last lines.
+fn failed_build(what: &str, log: &Path) -> BuildFailure {
     let quoted = tail(log, REASON_TAIL);
     let quoted = if quoted.is_empty() {
         format!("{} is empty", log.display())
@@ -419,10 +424,10 @@ async fn boxed_build(entrant: &Entrant, copy: &Path, log: &Path) -> Result<(), B
         let line = quoted.lines().collect::<Vec<_>>().join(" / ");
         format!("last lines of {}: {line}", log.display())
     };
-    Err(BuildFailure {
+    BuildFailure {
         reason: format!("build failed: {what} ({quoted})"),
         tail: Some(tail(log, LOG_TAIL)),
-    })
+    }
 }
 
 /// Takes the sandbox launcher's report (marked by `nonce`) off the end of a build's log.
@@ -477,17 +482,7 @@ async fn build(command: &str, entrant: &Entrant, log: &Path) -> Result<(), Build
     if status.success() {
         return Ok(());
     }
-    let quoted = tail(log, REASON_TAIL);
-    let quoted = if quoted.is_empty() {
-        format!("{} is empty", log.display())
-    } else {
-        let line = quoted.lines().collect::<Vec<_>>().join(" / ");
-        format!("last lines of {}: {line}", log.display())
-    };
-    Err(BuildFailure {
-        reason: format!("build failed: {} ({quoted})", exit(status)),
-        tail: Some(tail(log, LOG_TAIL)),
-    })
+    Err(failed_build(&exit(status), log))
 }
 
 /// `exit status 3`, `killed by signal 9`.

@@ -10,7 +10,8 @@ use nix::fcntl::OFlag;
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 use nix::sched::{unshare, CloneFlags};
 use nix::sys::resource::{setrlimit, Resource};
-use nix::sys::signal::{kill, raise, Signal};
+use nix::sys::signal::{kill, raise, SigSet, Signal};
+use nix::sys::signalfd::{SfdFlags, SignalFd};
 use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
 use nix::unistd::{getppid, pipe2, Pid};
 
@@ -24,6 +25,11 @@ use crate::report::Report;
 pub fn run(plan: &Plan) -> ! {
     // A command that dies of a signal is mirrored by raising it here: never leave a core.
     let _ = setrlimit(Resource::RLIMIT_CORE, 0, 0);
+    // SIGTERM asks the keeper to end the box (the referee's way when the box's init is not
+    // known yet): it waits, blocked, until the keeper can act on it. The command unblocks it.
+    let mut term = SigSet::empty();
+    term.add(Signal::SIGTERM);
+    let _ = term.thread_block();
     let referee = plan
         .parent
         .map(|pid| watch(pid).unwrap_or_else(|e| fail(&e)));
@@ -76,7 +82,8 @@ pub fn run(plan: &Plan) -> ! {
     if go.write_all(b"g").is_err() {
         fail("the box's init is gone before it started");
     }
-    let status = wait(init, referee, &made);
+    let signals = SignalFd::with_flags(&term, SfdFlags::SFD_CLOEXEC).ok();
+    let status = wait(init, referee, signals, &made);
     let mut said = String::new();
     let _ = std::fs::File::from(report_r).read_to_string(&mut said);
     end_all(&made);
@@ -197,32 +204,58 @@ fn start(plan: &Plan, s2: Pid, pid_r: OwnedFd, made: &[&BoxDir]) -> Result<Pid, 
         .map_err(|_| (FAILED, "the box's init did not start".to_owned()))
 }
 
-/// Waits for the box's init to end, ending the box if the referee ends first. Returns the
-/// init's wait status.
-fn wait(init: Pid, mut referee: Option<OwnedFd>, made: &[&BoxDir]) -> i32 {
+/// Waits for the box's init to end, ending the box if the referee ends first or asks for it
+/// (SIGTERM). Returns the init's wait status.
+fn wait(
+    init: Pid,
+    mut referee: Option<OwnedFd>,
+    mut signals: Option<SignalFd>,
+    made: &[&BoxDir],
+) -> i32 {
     let init_fd = rustix::process::Pid::from_raw(init.as_raw())
         .and_then(|p| rustix::process::pidfd_open(p, rustix::process::PidfdFlags::empty()).ok());
     // Without a pidfd (an old kernel), the child alone is waited for.
     while let Some(fd) = &init_fd {
-        let mut fds = vec![PollFd::new(fd.as_fd(), PollFlags::POLLIN)];
-        if let Some(r) = &referee {
-            fds.push(PollFd::new(r.as_fd(), PollFlags::POLLIN));
+        let never = referee.as_ref().map_or(fd.as_fd(), |r| r.as_fd());
+        let mut fds = vec![
+            PollFd::new(fd.as_fd(), PollFlags::POLLIN),
+            PollFd::new(
+                never,
+                if referee.is_some() {
+                    PollFlags::POLLIN
+                } else {
+                    PollFlags::empty()
+                },
+            ),
+        ];
+        if let Some(s) = &signals {
+            fds.push(PollFd::new(s.as_fd(), PollFlags::POLLIN));
         }
         if poll(&mut fds, PollTimeout::NONE).is_err() {
             continue; // interrupted
         }
-        let ready = |f: &PollFd| f.revents().is_some_and(|r| !r.is_empty());
+        let ready = |f: &PollFd| {
+            f.revents()
+                .is_some_and(|r| r.contains(PollFlags::POLLIN) || r.contains(PollFlags::POLLHUP))
+        };
         if ready(&fds[0]) {
             break;
         }
-        if fds.get(1).is_some_and(ready) {
-            // The referee is gone, however it went: so is the box.
+        let gone = referee.is_some() && ready(&fds[1]);
+        let asked = fds.get(2).is_some_and(ready);
+        if gone || asked {
+            // The referee is gone, however it went, or asks for the end: so is the box.
             for dir in made {
                 let _ = dir.set_frozen(false);
                 let _ = dir.kill();
             }
             let _ = kill(init, Signal::SIGKILL);
-            referee = None;
+            if gone {
+                referee = None;
+            }
+            if asked {
+                signals = None;
+            }
         }
     }
     loop {
