@@ -3,6 +3,7 @@
 //! with the reason recorded; only the user's own mistakes (a command that cannot start, an
 //! option the bot does not have, an unwritable output folder) stop a match.
 
+mod boxed;
 pub mod check;
 pub mod defaults;
 mod descendants;
@@ -19,6 +20,7 @@ mod starting;
 mod stdio;
 mod time_control;
 
+pub use boxed::wait_for_dropped_boxes;
 pub use descendants::TOKEN_VAR;
 pub use fault::{describe_exit, Fault};
 pub use game::{play_game, MatchError, Played, Settings};

@@ -2,6 +2,8 @@
 //! through the process tree, its process group and the token in its environment
 //! ([`crate::descendants`]), and signalled and reaped one by one.
 
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use nix::sys::signal::{killpg, Signal};
@@ -9,12 +11,25 @@ use nix::unistd::Pid;
 use tokio::process::Child;
 use tokio::time::{sleep, Instant};
 
+use crate::descendants::TOKEN_VAR;
 use crate::descendants::{self, Proc};
-use crate::process::{off_runtime, BotProcess, Ended};
-use crate::reaping::{reap, reap_orphans, signal_all, stragglers};
+use crate::process::{BotCommand, BotProcess, Ended, Held};
+use crate::reaping::{off_runtime, reap, reap_orphans, signal_all, stragglers};
+
+impl BotProcess {
+    /// Dropped without a shutdown: its group and descendants killed at once.
+    pub(crate) fn kill_plain(&mut self, token: &str) {
+        kill_now(self.pgid, token, &mut self.child);
+    }
+
+    /// Its end, with the sandbox off: see [`shutdown`].
+    pub(crate) async fn shutdown_plain(&mut self, token: &str, grace: Duration) -> Ended {
+        shutdown(self, token, grace).await
+    }
+}
 
 /// A bot dropped without a shutdown: its group and descendants killed at once.
-pub(crate) fn kill_now(pgid: Pid, token: &str, child: &mut Child) {
+fn kill_now(pgid: Pid, token: &str, child: &mut Child) {
     let before = descendants::of(&descendants::fresh(), pgid, token);
     let _ = killpg(pgid, Signal::SIGKILL);
     let _ = child.try_wait();
@@ -28,7 +43,7 @@ pub(crate) fn kill_now(pgid: Pid, token: &str, child: &mut Child) {
 /// `quit`, a grace period, SIGTERM to the group, a grace period, SIGKILL to the group; then
 /// the same to every descendant still alive, wherever it moved (another group, another
 /// session, an orphan). Returns once all of them are gone and reaped.
-pub(crate) async fn shutdown(p: &mut BotProcess, token: &str, grace: Duration) -> Ended {
+async fn shutdown(p: &mut BotProcess, token: &str, grace: Duration) -> Ended {
     let mut ended = Ended::default();
     let pgid = p.pgid;
     // Seen while the bot still runs, the tree links its children to it.
@@ -115,5 +130,34 @@ async fn wait_all(
         }
         sleep(pause).await;
         pause = (pause * 2).min(Duration::from_millis(50));
+    }
+}
+
+/// A bot with the sandbox off: its own command, in its folder, with a token of its own in its
+/// environment that its descendants inherit ([`TOKEN_VAR`]).
+impl BotCommand {
+    /// This bot's own command, with the sandbox off.
+    pub(crate) fn plain(&self) -> std::io::Result<(std::process::Command, Held, Option<PathBuf>)> {
+        let cmd = self;
+        descendants::become_subreaper();
+        let argv = if cmd.shell {
+            vec!["sh".to_owned(), "-c".to_owned(), cmd.argv.join(" ")]
+        } else {
+            cmd.argv.clone()
+        };
+        let mut c = std::process::Command::new(&argv[0]);
+        c.args(&argv[1..]);
+        if let Some(dir) = &cmd.dir {
+            c.current_dir(dir);
+        }
+        c.envs(cmd.env.iter().map(|(k, v)| (k, v)));
+        static STARTED: AtomicU64 = AtomicU64::new(0);
+        let token = format!(
+            "{}-{}",
+            std::process::id(),
+            STARTED.fetch_add(1, Ordering::Relaxed)
+        );
+        c.env(TOKEN_VAR, &token);
+        Ok((c, Held::Plain { token }, None))
     }
 }

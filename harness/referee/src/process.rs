@@ -14,20 +14,19 @@
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
-use quads_sandbox::{BoxHandle, Sandbox, SandboxSpec};
+use quads_sandbox::{BoxHandle, SandboxSpec};
 use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, watch};
 use tokio::time::{sleep, sleep_until, timeout, Instant};
 
-use crate::descendants::{self, TOKEN_VAR};
-use crate::reaping::{group_members, stopped};
+use crate::descendants;
+use crate::reaping::{group_members, off_runtime, stopped};
 use crate::stdio::{drain_stderr, pending, read_stdout, Event, Stderr};
 
 pub use crate::stdio::Log;
@@ -146,9 +145,14 @@ pub struct Ended {
 }
 
 /// How the bot is held: in a box, or as a plain process group with a token.
-enum Held {
+pub(crate) enum Held {
+    /// In its box.
     Boxed(BoxHandle),
-    Plain { token: String },
+    /// With the sandbox off.
+    Plain {
+        /// Its token.
+        token: String,
+    },
 }
 
 /// A running bot.
@@ -159,13 +163,13 @@ pub struct BotProcess {
     events: mpsc::Receiver<Event>,
     stdout_closed: bool,
     pub(crate) status: Option<ExitStatus>,
-    err: Arc<Mutex<Stderr>>,
+    pub(crate) err: Arc<Mutex<Stderr>>,
     /// Set once stderr has ended (and the launcher's report, if any, is read).
     stderr_ended: watch::Receiver<bool>,
     readers: Vec<tokio::task::JoinHandle<()>>,
     /// Set once [`BotProcess::shutdown`] has ended it.
     finished: bool,
-    held: Held,
+    pub(crate) held: Held,
     /// The folder it could read, when boxed.
     folder: Option<PathBuf>,
     /// A second handle on the read end of its stderr pipe, to see whether bytes wait in it.
@@ -180,9 +184,13 @@ impl Drop for BotProcess {
             return;
         }
         match &self.held {
-            // Its keeper ends the box, cleans up and exits (the runtime reaps it).
-            Held::Boxed(handle) => handle.kill(),
-            Held::Plain { token } => crate::plain::kill_now(self.pgid, token, &mut self.child),
+            // Its keeper ends the box, removes its cgroups and exits:
+            // [`wait_for_dropped_boxes`] waits for that.
+            Held::Boxed(_) => self.held.end_dropped_box(self.pgid),
+            Held::Plain { token } => {
+                let token = token.clone();
+                self.kill_plain(&token);
+            }
         }
     }
 }
@@ -205,9 +213,9 @@ impl BotProcess {
             let (walls, _) =
                 quads_sandbox::enforce(&owned.sandbox).map_err(std::io::Error::other)?;
             if walls.is_on() {
-                boxed_command(&owned, &walls)
+                owned.boxed(&walls)
             } else {
-                plain_command(&owned)
+                owned.plain()
             }
         })
         .await
@@ -356,7 +364,7 @@ impl BotProcess {
         }
     }
 
-    async fn wait_exit(&mut self, grace: Duration) -> Option<ExitStatus> {
+    pub(crate) async fn wait_exit(&mut self, grace: Duration) -> Option<ExitStatus> {
         if let Some(status) = self.status {
             return Some(status);
         }
@@ -368,7 +376,7 @@ impl BotProcess {
 
     /// Waits (a little) for stderr to end: once the process is gone, its last bytes and the
     /// launcher's report follow at once.
-    async fn stderr_end(&mut self, limit: Duration) {
+    pub(crate) async fn stderr_end(&mut self, limit: Duration) {
         let mut ended = self.stderr_ended.clone();
         let _ = timeout(limit, ended.wait_for(|&e| e)).await;
     }
@@ -456,7 +464,7 @@ impl BotProcess {
             Held::Boxed(_) => self.shutdown_boxed(grace).await,
             Held::Plain { token } => {
                 let token = token.clone();
-                crate::plain::shutdown(&mut self, &token, grace).await
+                self.shutdown_plain(&token, grace).await
             }
         };
         self.finished = true;
@@ -467,104 +475,8 @@ impl BotProcess {
         (ended, self.take_log())
     }
 
-    async fn shutdown_boxed(&mut self, grace: Duration) -> Ended {
-        let mut ended = Ended::default();
-        self.resume();
-        if self.stdin.is_some() && self.status.is_none() {
-            let _ = self.send("quit").await;
-        }
-        self.stdin = None; // closing stdin is a second hint
-        let boxed = |p: &BotProcess, f: fn(&BoxHandle)| {
-            if let Held::Boxed(h) = &p.held {
-                f(h);
-            }
-        };
-        if self.wait_exit(grace).await.is_none() {
-            ended.terminated = true;
-            boxed(self, BoxHandle::terminate);
-            if self.wait_exit(grace).await.is_none() {
-                ended.killed = true;
-                boxed(self, BoxHandle::kill);
-                if self.wait_exit(Duration::from_secs(2)).await.is_none() {
-                    let _ = killpg(self.pgid, Signal::SIGKILL);
-                    self.wait_exit(Duration::from_secs(2)).await;
-                }
-            }
-        }
-        self.stderr_end(Duration::from_secs(2)).await;
-        ended.leaked = self
-            .err
-            .lock()
-            .expect("log lock")
-            .report
-            .map_or(0, |r| r.leaked);
-        ended
-    }
-
     /// Waits up to `grace` for the exit (for [`crate::plain`]).
     pub(crate) async fn exit_within(&mut self, grace: Duration) -> Option<ExitStatus> {
         self.wait_exit(grace).await
     }
-}
-
-/// The launcher's command for a boxed bot.
-fn boxed_command(
-    cmd: &BotCommand,
-    walls: &Sandbox,
-) -> std::io::Result<(std::process::Command, Held, Option<PathBuf>)> {
-    let folder = cmd.folder()?;
-    let request = quads_sandbox::Request {
-        argv: &cmd.argv,
-        shell: cmd.shell,
-        folder: &folder,
-        env: &cmd.env,
-        walls,
-        work_from: None,
-    };
-    let prepared = quads_sandbox::prepare(&request).map_err(|e| match e {
-        quads_sandbox::SandboxError::Program { source, .. } => source,
-        other => std::io::Error::other(other.to_string()),
-    })?;
-    Ok((
-        prepared.command,
-        Held::Boxed(prepared.handle),
-        Some(prepared.folder),
-    ))
-}
-
-/// A bot with the sandbox off: its own command, in its folder, with a token of its own in its
-/// environment that its descendants inherit ([`TOKEN_VAR`]).
-fn plain_command(
-    cmd: &BotCommand,
-) -> std::io::Result<(std::process::Command, Held, Option<PathBuf>)> {
-    descendants::become_subreaper();
-    let argv = if cmd.shell {
-        vec!["sh".to_owned(), "-c".to_owned(), cmd.argv.join(" ")]
-    } else {
-        cmd.argv.clone()
-    };
-    let mut c = std::process::Command::new(&argv[0]);
-    c.args(&argv[1..]);
-    if let Some(dir) = &cmd.dir {
-        c.current_dir(dir);
-    }
-    c.envs(cmd.env.iter().map(|(k, v)| (k, v)));
-    static STARTED: AtomicU64 = AtomicU64::new(0);
-    let token = format!(
-        "{}-{}",
-        std::process::id(),
-        STARTED.fetch_add(1, Ordering::Relaxed)
-    );
-    c.env(TOKEN_VAR, &token);
-    Ok((c, Held::Plain { token }, None))
-}
-
-/// Runs a look at the machine's processes on a blocking thread: a scan of /proc reads a file
-/// per process on the machine, and the runtime's threads must stay free to time the moves of
-/// the bots of every other game.
-pub(crate) async fn off_runtime<T: Default + Send + 'static>(
-    job: impl FnOnce() -> T + Send + 'static,
-) -> T {
-    // It fails only when the runtime shuts down before the job starts: then nothing is found.
-    tokio::task::spawn_blocking(job).await.unwrap_or_default()
 }
