@@ -23,12 +23,21 @@ fn names() -> Vec<String> {
 
 /// Runs `quads check` on a command; returns the exit code and the stdout lines.
 fn check(q: &Quads, command: &[&str]) -> (Option<i32>, Vec<String>) {
+    let fixtures = fixture();
+    let fixtures = Path::new(&fixtures)
+        .parent()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
     let mut args = vec![
         "check",
         "--movetime",
         "1s",
         "--handshake-timeout",
         "1s",
+        "--dir",
+        &fixtures,
         "--",
     ];
     args.extend(command);
@@ -299,12 +308,20 @@ fn warnings_name_the_missed_win_and_the_losing_give_without_failing() {
         ]
     );
     // A slow answer: 600 ms of the 1000 allowed, warned about in every scenario with a move.
+    let fixtures = Path::new(&fixture)
+        .parent()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
     let out = q.run(&[
         "check",
         "--rules",
         "classic",
         "--movetime",
         "1s",
+        "--dir",
+        &fixtures,
         "--",
         "python3",
         &fixture,
@@ -342,11 +359,19 @@ fn warnings_name_the_missed_win_and_the_losing_give_without_failing() {
 fn json_reports_the_same() {
     let q = Quads::new();
     let fixture = fixture();
+    let fixtures = Path::new(&fixture)
+        .parent()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
     let out = q.run(&[
         "check",
         "--json",
         "--movetime",
         "1s",
+        "--dir",
+        &fixtures,
         "--",
         "python3",
         &fixture,

@@ -134,14 +134,15 @@ fn show_reports_the_end_of_a_game() {
     );
 }
 
-/// The bundled bots, named in a bots file with absolute paths so that any folder works.
+/// The bundled bots, named in a bots file with absolute paths so that any folder works (the
+/// Python starter in its own folder, all its box shows it).
 fn bots_file(q: &Quads) -> String {
     let bot = common::quads_bot();
-    let starter = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/starter/python/bot.py");
+    let starter = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/starter/python");
     let text = format!(
         "[[bot]]\nname = \"random\"\ncommand = \"{b} --strategy random\"\n\n\
          [[bot]]\nname = \"greedy\"\ncommand = \"{b} --strategy greedy\"\n\n\
-         [[bot]]\nname = \"starter\"\ncommand = \"python3 {s}\"\n",
+         [[bot]]\nname = \"starter\"\ncommand = \"python3 bot.py\"\ndir = \"{s}\"\n",
         b = bot.display(),
         s = starter.display()
     );
@@ -319,7 +320,7 @@ fn match_reports_bad_bots_and_arguments_in_one_line() {
     assert_eq!(
         err,
         "quads: bad.toml (line 3): unknown field `comand`, expected one of `name`, `command`, \
-         `shell`, `dir`, `options`, `time`, `sandbox`"
+         `shell`, `dir`, `env`, `options`, `time`, `sandbox`, `ponder`"
     );
 }
 
@@ -479,11 +480,12 @@ fn broken_pipe_is_a_quiet_exit_not_a_panic() {
 #[test]
 fn match_names_a_command_line_bot_by_its_id() {
     let q = Quads::new();
-    let starter = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/starter/python/bot.py");
-    let command = format!("python3 {}", starter.display());
+    let starter = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/starter/python");
+    let starter = starter.to_str().unwrap();
+    let command = "python3 bot.py".to_owned();
     let file = bots_file(&q);
     let play = |bots: &[&str]| {
-        let mut args = vec!["match", "--bots-file", &file];
+        let mut args = vec!["match", "--bots-file", &file, "--dir", starter];
         for bot in bots {
             args.extend(["--bot", bot]);
         }
@@ -514,6 +516,55 @@ fn match_names_a_command_line_bot_by_its_id() {
     );
 }
 
+/// Regression: `java -cp DIR Bot` (and any bot whose command names a file outside its folder)
+/// lost every game with only "exited with status 1 while waiting for quadsok"; the forfeit now
+/// says what the bot wrote last and what it could read, and `--dir` gives it its folder.
+#[test]
+fn a_bot_that_cannot_read_its_files_is_told_why_and_dir_mends_it() {
+    let q = Quads::new();
+    let starter = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/starter/python/bot.py");
+    let command = format!("python3 {}", starter.display());
+    let random = format!("{} --strategy random", common::quads_bot().display());
+    let args = |dir: Option<&str>| {
+        let mut a = vec![
+            "match",
+            "--bot",
+            &command,
+            "--bot",
+            &random,
+            "--games",
+            "1",
+            "--movetime",
+            "5s",
+            "--out",
+            "o",
+        ];
+        if let Some(d) = dir {
+            a.extend(["--dir", d]);
+        }
+        a.into_iter().map(str::to_owned).collect::<Vec<String>>()
+    };
+    let out = q.ok(&args(None).iter().map(String::as_str).collect::<Vec<_>>());
+    let here = q.dir().canonicalize().unwrap();
+    let expected = format!(
+        "exited with status 2 while waiting for quadsok; its stderr ends: python3: can't open file '{}': [Errno 2] No such file or directory; in its sandbox it could read only {} and the system's folders",
+        starter.display(),
+        here.display()
+    );
+    assert!(out.contains(&expected), "{out}");
+    let kit = starter.parent().unwrap().to_str().unwrap().to_owned();
+    let out = q.ok(&args(Some(&kit))
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>());
+    // Now the kit plays.
+    assert!(!out.contains("crash"), "{out}");
+    assert_eq!(
+        games(&q.dir().join("o/games.jsonl"))[0]["failures"],
+        serde_json::json!([])
+    );
+}
+
 #[test]
 fn sandbox_names_each_protection_and_a_match_records_the_walls() {
     let q = Quads::new();
@@ -529,15 +580,19 @@ fn sandbox_names_each_protection_and_a_match_records_the_walls() {
     assert_eq!(
         lines,
         [
-            ("on", "processes"),
+            ("on", "filesystem"),
+            ("on", "tmp"),
+            ("on", "isolation"),
             ("on", "network"),
             ("on", "memory"),
+            ("on", "processes"),
+            ("on", "cores"),
+            ("on", "pause"),
             ("on", "cpu"),
             ("on", "file_size"),
-            ("on", "filesystem"),
-            ("on", "tcp"),
-            ("on", "isolation"),
-            ("on", "no_new_privs"),
+            ("on", "syscalls"),
+            ("on", "landlock"),
+            ("on", "privileges"),
         ],
         "{report}"
     );
@@ -583,8 +638,8 @@ fn sandbox_names_each_protection_and_a_match_records_the_walls() {
     assert_eq!(
         walls("processes=128,network=on"),
         format!(
-            "{header}greedy: memory=1GiB,processes=128,cpu=600s,file_size=64MiB,network=on,filesystem=on,isolation=on\n\
-             random: memory=1GiB,processes=128,cpu=600s,file_size=64MiB,network=on,filesystem=on,isolation=on\n"
+            "{header}greedy: memory=1GiB,processes=128,cpu=600s,cores=1,file_size=64MiB,tmp=64MiB,network=on,filesystem=on,isolation=on,syscalls=on\n\
+             random: memory=1GiB,processes=128,cpu=600s,cores=1,file_size=64MiB,tmp=64MiB,network=on,filesystem=on,isolation=on,syscalls=on\n"
         )
     );
     assert_eq!(walls("off"), format!("{header}greedy: off\nrandom: off\n"));

@@ -146,11 +146,22 @@ fn entrant_lines(stderr: &[u8]) -> Vec<String> {
         .collect()
 }
 
+/// Copies `file` (of the project) into the entrant's folder `entrants/SUB`.
+fn give(q: &Quads, sub: &str, file: &str) {
+    let dir = q.dir().join("entrants").join(sub);
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = Path::new(file).file_name().unwrap();
+    std::fs::copy(Path::new(ROOT).join(file), dir.join(name)).unwrap();
+}
+
 #[test]
 fn only_entrants_that_build_and_pass_the_check_play_and_a_second_run_resumes() {
     let q = Quads::new();
-    let kit = format!("python3 {ROOT}/bots/starter/python/bot.py");
-    let giver = format!("python3 {ROOT}/harness/referee/tests/fixtures/bad_bot.py give-own");
+    let kit = "python3 bot.py";
+    let giver = "python3 bad_bot.py give-own";
+    give(&q, "good", "bots/starter/python/bot.py");
+    give(&q, "twin", "bots/starter/python/bot.py");
+    give(&q, "giver", "harness/referee/tests/fixtures/bad_bot.py");
     // Folders sort: brick, giver, good, twin, typo.
     manifest(
         &q,
@@ -271,8 +282,12 @@ fn only_entrants_that_build_and_pass_the_check_play_and_a_second_run_resumes() {
             format!("entrants: 1 admitted, 4 left out (brick: {brick}; giver: {giver_reason}; good: {twin}; typo: {typo})"),
         ]
     );
+    // The build ran in a copy of the entrant's folder: the folder itself is as it was.
     let builds = q.dir().join("entrants/good/builds.txt");
-    assert_eq!(std::fs::read_to_string(&builds).unwrap(), "built\n");
+    assert!(
+        !builds.exists(),
+        "the build wrote into the entrant's own folder"
+    );
 
     // Run again: it resumes. Nothing is checked again, the admitted entrant is built again,
     // and every file is as it was.
@@ -304,7 +319,10 @@ fn only_entrants_that_build_and_pass_the_check_play_and_a_second_run_resumes() {
             format!("entrants: 1 admitted, 4 left out (brick: {brick}; giver: {giver_reason}; good: {twin}; typo: {typo}); as out/entrants.json says (a resumed run checks nothing again)"),
         ]
     );
-    assert_eq!(std::fs::read_to_string(&builds).unwrap(), "built\nbuilt\n");
+    assert!(
+        !builds.exists(),
+        "the build wrote into the entrant's own folder"
+    );
     let after = files();
     assert!(before == after, "a resumed run changed the files");
 }
@@ -344,6 +362,27 @@ fn bad_manifests_are_one_line_each_and_too_few_bots_stop_the_event() {
         "name = \"g\"\nauthor = \"G\"\ncommand = \"./g\"\nbuild_timeout = \"1h\"\nshell = true\n",
     );
     std::fs::create_dir_all(q.dir().join("entrants/h")).unwrap();
+    // A folder named to inject HTML into the report entrants read.
+    std::fs::create_dir_all(q.dir().join("entrants/h<img src=x onerror=alert(1)>")).unwrap();
+    // What the box would not show is refused before anything runs: another entrant's code,
+    // a path elsewhere, a link out of the folder.
+    manifest(
+        &q,
+        "i",
+        "name = \"i\"\nauthor = \"I\"\ncommand = \"python3 ../a/bot.py\"\n",
+    );
+    let elsewhere = q.dir().join("entrants/a/bot.py");
+    manifest(
+        &q,
+        "j",
+        "name = \"j\"\nauthor = \"J\"\nbuild = \"cp /srv/entrants/alice/bot.py .\"\ncommand = \"python3 bot.py\"\n",
+    );
+    manifest(
+        &q,
+        "k",
+        "name = \"k\"\nauthor = \"K\"\ncommand = \"python3 bot.py\"\n",
+    );
+    std::os::unix::fs::symlink(&elsewhere, q.dir().join("entrants/k/bot.py")).unwrap();
     let cfg = config(&q);
     let err = q.fails(&[
         "tournament",
@@ -358,6 +397,10 @@ fn bad_manifests_are_one_line_each_and_too_few_bots_stop_the_event() {
             "quads: {}: a tournament needs at least two bots, found 1 with the admitted entrants (see out/entrants.md)",
             cfg.display()
         )
+    );
+    let link = format!(
+        "entrants/k/bot.toml: `bot.py` is a link out of the entrant's folder (to {})",
+        elsewhere.display()
     );
     let reasons: Vec<String> = verdicts(&q.dir().join("out"))
         .into_iter()
@@ -374,8 +417,16 @@ fn bad_manifests_are_one_line_each_and_too_few_bots_stop_the_event() {
             "entrants/f/bot.toml:4: invalid inline table expected `}`",
             "entrants/g/bot.toml:5: unknown field `shell`, expected one of `name`, `author`, `command`, `build`, `build_timeout`, `options`, `language`",
             "entrants/h/bot.toml: missing (each entrant's folder needs a bot.toml)",
+            "entrants/h<img src=x onerror=alert(1)>/bot.toml: missing (each entrant's folder needs a bot.toml)",
+            "entrants/i/bot.toml:3: command: `../a/bot.py` steps out of the folder with `..`",
+            "entrants/j/bot.toml:3: build: `/srv/entrants/alice/bot.py` names /srv/entrants/alice/bot.py, outside the entrant's folder",
+            link.as_str(),
         ]
     );
+
+    let md = std::fs::read_to_string(q.dir().join("out/entrants.md")).unwrap();
+    assert!(!md.contains("<img"), "{md}");
+    assert!(md.contains("| h&lt;img src=x onerror=alert\\(1\\)&gt; |  |  | left out | entrants/h&lt;img src=x onerror=alert(1)&gt;/bot.toml: missing"), "{md}");
 
     // A missing entrants folder is a config error, before anything runs.
     std::fs::remove_dir_all(q.dir().join("entrants")).unwrap();
@@ -450,5 +501,209 @@ fn the_competition_config_runs_the_example_entrants() {
     let rated = set(&["alice", "bob", "carol", "dave", "greedy"]);
     assert_eq!((standings, played), (rated.clone(), rated));
     // Ten pairings, two variants, one game pair each.
-    assert_eq!(common::games(&out.join("games.jsonl")).len(), 40);
+    let games = common::games(&out.join("games.jsonl"));
+    assert_eq!(games.len(), 40);
+    // The entrants were stopped on their opponents' time, the house bot was not; the records
+    // say so.
+    for g in &games {
+        for side in ["first", "second"] {
+            let ponder = &g[side]["ponder"];
+            if g[side]["name"] == "greedy" {
+                assert_eq!(ponder, &serde_json::Value::Null, "{g}");
+            } else {
+                assert_eq!(ponder, &serde_json::json!(false), "{g}");
+            }
+        }
+    }
+}
+
+/// A hostile entrant's build, tried as an attacker would: it reads and changes another
+/// entrant's bot, writes into the results folder and the machine's /tmp, leaves a process
+/// running, connects to a listener, and fills its folder. Its box shows it a copy of its own
+/// folder and nothing else, with no network, a bounded folder, and an end for everything it
+/// started. (The same build without the box is what the sandbox off gives: each of these works.)
+#[test]
+fn a_hostile_build_reaches_nothing_but_its_own_copy() {
+    let q = Quads::new();
+    give(&q, "alice", "bots/starter/python/bot.py");
+    manifest(
+        &q,
+        "alice",
+        "name = \"alice\"\nauthor = \"A\"\ncommand = \"python3 bot.py\"\n",
+    );
+    let victim = q.dir().join("entrants/alice").canonicalize().unwrap();
+    let out = q.dir().join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let marker = format!("quads-build-left-{}", std::process::id());
+    let host_tmp = std::env::temp_dir().join(format!("quads-pwned-{}", std::process::id()));
+    let mallory = q.dir().join("entrants/mallory");
+    std::fs::create_dir_all(&mallory).unwrap();
+    // The paths come in files: a command naming them would be refused before the build.
+    for (file, text) in [
+        ("victim", victim.display().to_string()),
+        ("results", out.canonicalize().unwrap().display().to_string()),
+        ("port", listener.local_addr().unwrap().port().to_string()),
+        ("marker", marker.clone()),
+        ("host_tmp", host_tmp.display().to_string()),
+    ] {
+        std::fs::write(mallory.join(file), text).unwrap();
+    }
+    std::fs::write(
+        mallory.join("build.sh"),
+        r#"try() { if sh -c "$2" >/dev/null 2>&1; then echo "$1: worked"; else echo "$1: failed"; fi; }
+try "read the victim" "cat $(cat victim)/bot.py"
+try "change the victim" "echo '# owned' >> $(cat victim)/bot.py"
+try "write the results" "echo x > $(cat results)/pwned"
+try "read a root-only file" "cat /etc/shadow"
+try "connect" "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", $(cat port)), 1)'"
+echo x > "$(cat host_tmp)"
+setsid python3 -c 'import time; time.sleep(1000)' "$(cat marker)" >/dev/null 2>&1 < /dev/null &
+dd if=/dev/zero of=big bs=1M count=1200 2>/dev/null
+echo "wrote $(( $(stat -c %s big) >> 20 )) MiB"
+exit 1
+"#,
+    )
+    .unwrap();
+    manifest(
+        &q,
+        "mallory",
+        "name = \"mallory\"\nauthor = \"M\"\nbuild = \"sh build.sh\"\ncommand = \"./bot\"\n",
+    );
+    let cfg = config(&q);
+    let run = q.run(&[
+        "tournament",
+        cfg.to_str().unwrap(),
+        "--out",
+        "out",
+        "--quiet",
+    ]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let log = std::fs::read_to_string(out.join("entrants/mallory.build.log")).unwrap();
+    let said: Vec<&str> = log.lines().collect();
+    assert_eq!(
+        said[..5],
+        [
+            "read the victim: failed",
+            "change the victim: failed",
+            "write the results: failed",
+            "read a root-only file: failed",
+            "connect: failed",
+        ],
+        "{log}"
+    );
+    let wrote: u64 = said[5]
+        .strip_prefix("wrote ")
+        .and_then(|w| w.strip_suffix(" MiB"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(wrote <= 1024, "the build wrote {wrote} MiB into its folder");
+    assert_eq!(
+        std::fs::read(victim.join("bot.py")).unwrap(),
+        std::fs::read(Path::new(ROOT).join("bots/starter/python/bot.py")).unwrap()
+    );
+    assert!(!out.join("pwned").exists() && !host_tmp.exists());
+    assert_eq!(
+        listener.accept().map(drop).map_err(|e| e.kind()),
+        Err(std::io::ErrorKind::WouldBlock),
+        "the build connected"
+    );
+    let left: Vec<i32> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| c.split(|&b| b == 0).any(|w| w == marker.as_bytes()))
+        })
+        .collect();
+    assert_eq!(left, Vec::<i32>::new(), "the build's process outlived it");
+    // The failed build left nothing to run; the event went on without it.
+    let v = verdicts(&out);
+    assert_eq!((v[1].0.as_str(), v[1].1), ("mallory", false));
+    assert!(
+        v[1].2.starts_with("build failed: exit status 1 "),
+        "{}",
+        v[1].2
+    );
+
+    // The same event with the sandbox off: every attack works (so the test above can fail).
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    std::fs::write(
+        &cfg,
+        text.replacen("entrants = ", "sandbox = \"off\"\nentrants = ", 1),
+    )
+    .unwrap();
+    let run = q.run(&[
+        "tournament",
+        cfg.to_str().unwrap(),
+        "--out",
+        "off",
+        "--quiet",
+    ]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let log = std::fs::read_to_string(q.dir().join("off/entrants/mallory.build.log")).unwrap();
+    let root = nix::unistd::geteuid().is_root();
+    for line in [
+        "read the victim",
+        "change the victim",
+        "write the results",
+        "connect",
+    ] {
+        assert!(log.contains(&format!("{line}: worked")), "{line}: {log}");
+    }
+    assert!(
+        !root || log.contains("read a root-only file: worked"),
+        "{log}"
+    );
+    assert!(host_tmp.exists() && out.join("pwned").exists());
+    for pid in std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+    {
+        if std::fs::read(format!("/proc/{pid}/cmdline"))
+            .is_ok_and(|c| c.split(|&b| b == 0).any(|w| w == marker.as_bytes()))
+        {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
+    let _ = std::fs::remove_file(&host_tmp);
+}
+
+/// The example entrants carry copies of the starter kits (an entrant's folder must hold all of
+/// its bot): they stay the kits as they are.
+#[test]
+fn the_example_entrants_hold_the_kits_as_they_are() {
+    for (copy, kit) in [
+        ("alice/bot.py", "python/bot.py"),
+        ("bob/bot.js", "javascript/bot.js"),
+        ("carol/bot.c", "c/bot.c"),
+        ("dave/Cargo.toml", "rust/Cargo.toml"),
+        ("dave/Cargo.lock", "rust/Cargo.lock"),
+        ("dave/src/main.rs", "rust/src/main.rs"),
+    ] {
+        let read =
+            |p: PathBuf| std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        assert!(
+            read(Path::new(ROOT).join("examples/entrants").join(copy))
+                == read(Path::new(ROOT).join("bots/starter").join(kit)),
+            "examples/entrants/{copy} differs from bots/starter/{kit}"
+        );
+    }
 }

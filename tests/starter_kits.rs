@@ -23,12 +23,32 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The command line that starts each kit, building the C kit first into `dir`.
-fn kit(name: &str, dir: &Path) -> String {
+/// The command line that starts each kit, and the folder it runs in (all its box shows it of
+/// the machine beside the system's folders), building the compiled kits first into `dir`.
+fn kit(name: &str, dir: &Path) -> (String, PathBuf) {
     let starter = repo().join("bots/starter").join(name);
-    match name {
-        "python" => format!("python3 {}", starter.join("bot.py").display()),
-        "javascript" => format!("node {}", starter.join("bot.js").display()),
+    let (command, folder) = match name {
+        "python" => ("python3 bot.py".to_owned(), starter),
+        "javascript" => ("node bot.js".to_owned(), starter),
+        "java" => {
+            // `java -cp DIR Bot`, the command a new user tries first.
+            let classes = dir.join("classes");
+            let built = Command::new("javac")
+                .args(["-Xlint:all", "-Werror", "-d"])
+                .arg(&classes)
+                .arg(starter.join("Bot.java"))
+                .output()
+                .expect("javac runs");
+            assert!(
+                built.status.success(),
+                "the Java kit does not build cleanly: {}",
+                String::from_utf8_lossy(&built.stderr)
+            );
+            (
+                format!("java -cp {} Bot", classes.display()),
+                dir.to_path_buf(),
+            )
+        }
         "c" => {
             let binary = dir.join("c-starter");
             let built = Command::new("cc")
@@ -42,7 +62,7 @@ fn kit(name: &str, dir: &Path) -> String {
                 "the C kit does not build cleanly: {}",
                 String::from_utf8_lossy(&built.stderr)
             );
-            binary.display().to_string()
+            (binary.display().to_string(), dir.to_path_buf())
         }
         "rust" => {
             // A package of its own (the kit is meant to be copied out), built as its README
@@ -66,15 +86,22 @@ fn kit(name: &str, dir: &Path) -> String {
                 String::from_utf8_lossy(&built.stderr)
             );
             let binary: PathBuf = target.join("release/starter");
-            binary.display().to_string()
+            (binary.display().to_string(), target.join("release"))
         }
         _ => unreachable!("no kit {name}"),
-    }
+    };
+    (command, folder)
 }
 
 /// Plays `games` games of `bot` against the random bot under `rules`, the bots kept alive
 /// across games; returns the records.
-fn play(q: &Quads, bot: &str, rules: &str, seed: &str, out: &str) -> Vec<serde_json::Value> {
+fn play(
+    q: &Quads,
+    (bot, folder): &(String, PathBuf),
+    rules: &str,
+    seed: &str,
+    out: &str,
+) -> Vec<serde_json::Value> {
     let random = format!("{} --strategy random", quads_bot().display());
     q.ok(&[
         "match",
@@ -82,6 +109,10 @@ fn play(q: &Quads, bot: &str, rules: &str, seed: &str, out: &str) -> Vec<serde_j
         bot,
         "--bot",
         &random,
+        "--dir",
+        folder.to_str().unwrap(),
+        "--dir",
+        ".",
         "--rules",
         rules,
         "--games",
@@ -100,9 +131,22 @@ fn play(q: &Quads, bot: &str, rules: &str, seed: &str, out: &str) -> Vec<serde_j
 
 fn passes_the_checker_and_plays_every_variant(name: &str) {
     let q = Quads::new();
+    // The compiled kits' folders must be readable by the box's user, as a host's are.
+    std::fs::set_permissions(
+        q.dir(),
+        <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755),
+    )
+    .unwrap();
     let bot = kit(name, q.dir());
-    let mut args = vec!["check", "--movetime", "5s", "--"];
-    args.extend(bot.split(' '));
+    let mut args = vec![
+        "check",
+        "--movetime",
+        "5s",
+        "--dir",
+        bot.1.to_str().unwrap(),
+        "--",
+    ];
+    args.extend(bot.0.split(' '));
     let out = q.run(&args);
     let text = String::from_utf8(out.stdout).unwrap();
     let scenarios = quads_referee::check::scenarios(&[]).len();
@@ -161,4 +205,125 @@ fn the_javascript_kit_passes_the_checker_and_plays_every_variant() {
 #[test]
 fn the_rust_kit_passes_the_checker_and_plays_every_variant() {
     passes_the_checker_and_plays_every_variant("rust");
+}
+
+#[test]
+fn the_java_kit_passes_the_checker_and_plays_every_variant() {
+    passes_the_checker_and_plays_every_variant("java");
+}
+
+/// The Python kit with Debian's Python first on the `PATH` instead of pyenv's (or whatever
+/// the machine has first): the box shows each interpreter by its own installation.
+#[test]
+fn the_python_kit_plays_with_the_systems_python_too() {
+    let q = Quads::new();
+    let system = Path::new("/usr/bin/python3");
+    assert!(
+        system.exists(),
+        "Debian's python3 is missing (.ci/run installs it)"
+    );
+    let kit = repo().join("bots/starter/python");
+    let random = format!("{} --strategy random", quads_bot().display());
+    let out = q
+        .command(&[
+            "match",
+            "--bot",
+            "python3 bot.py",
+            "--bot",
+            &random,
+            "--dir",
+            kit.to_str().unwrap(),
+            "--dir",
+            ".",
+            "--games",
+            "2",
+            "--movetime",
+            "5s",
+            "--out",
+            "o",
+            "--quiet",
+        ])
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for r in games(&q.dir().join("o/games.jsonl")) {
+        assert_eq!(r["failures"], serde_json::json!([]), "{r}");
+    }
+}
+
+/// A Go program (tests/fixtures/gobot, first square and first piece) under the default walls:
+/// the Go runtime's threads and memory fit a box, as the JVM's do.
+#[test]
+fn a_go_bot_plays_under_the_default_walls() {
+    let q = Quads::new();
+    std::fs::set_permissions(
+        q.dir(),
+        <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755),
+    )
+    .unwrap();
+    let built = Command::new("go")
+        .args(["build", "-o"])
+        .arg(q.dir().join("gobot"))
+        .arg("main.go")
+        .current_dir(repo().join("tests/fixtures/gobot"))
+        .env("GOCACHE", q.dir().join("go-cache"))
+        .env("GOFLAGS", "-mod=mod")
+        .output()
+        .expect("go runs (Debian's golang-go; .ci/run installs it)");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let records = play(
+        &q,
+        &("./gobot".to_owned(), q.dir().to_path_buf()),
+        "quads",
+        "3",
+        "go",
+    );
+    assert_eq!(records.len(), 6);
+    for r in &records {
+        assert_eq!(r["failures"], serde_json::json!([]), "{r}");
+    }
+}
+
+/// The JVM sizes itself from its box: it sees the box's memory limit and its CPU quota (in the
+/// box's own cgroups, shown read-only), not the machine's 24 GiB and every core.
+#[test]
+fn the_jvm_sees_its_boxs_limits() {
+    let q = Quads::new();
+    let show =
+        "java -XshowSettings:system -version 2>&1 | grep -E 'Memory Limit|Effective CPU Count' >&2";
+    let random = format!("{} --strategy random", quads_bot().display());
+    q.ok(&[
+        "match",
+        "--shell",
+        "--bot",
+        show,
+        "--bot",
+        &random,
+        "--games",
+        "1",
+        "--movetime",
+        "20s",
+        "--handshake-timeout",
+        "20s",
+        "--out",
+        "o",
+        "--quiet",
+    ]);
+    let logs = std::fs::read_dir(q.dir().join("o/logs")).unwrap();
+    let text: String = logs
+        .flatten()
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    assert!(lines.contains(&"Memory Limit: 1.00G"), "{text}");
+    assert!(lines.contains(&"Effective CPU Count: 1"), "{text}");
 }

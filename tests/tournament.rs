@@ -19,8 +19,8 @@ fn config(dir: &Path, name: &str, edit: impl Fn(String) -> String) -> PathBuf {
     let text = text
         .replace("target/release/quads-bot", &bot.display().to_string())
         .replace(
-            "bots/starter/python/bot.py",
-            &format!("{ROOT}/bots/starter/python/bot.py"),
+            "\"bots/starter/python\"",
+            &format!("\"{ROOT}/bots/starter/python\""),
         );
     let path = dir.join(name);
     std::fs::write(&path, edit(text)).unwrap();
@@ -570,7 +570,7 @@ fn config_errors_are_one_line_before_anything_runs() {
         ])
     };
     let err = bad(&|t| t.replace("pairs = 4", "pairs = 4\nrounds = 2"));
-    assert!(err.ends_with("demo.toml (line 9): unknown field `rounds`, expected one of `name`, `seed`, `out`, `concurrency`, `format`, `gauntlet`, `pairs`, `variants`, `keep_alive`, `ponder`, `openings`, `time`, `handshake_timeout`, `log_cap`, `anchor`, `sprt`, `entrants`, `sandbox`, `analyze`, `bot`"), "{err}");
+    assert!(err.ends_with("demo.toml (line 9): unknown field `rounds`, expected one of `name`, `seed`, `out`, `concurrency`, `format`, `gauntlet`, `pairs`, `variants`, `keep_alive`, `ponder`, `openings`, `time`, `handshake_timeout`, `log_cap`, `anchor`, `sprt`, `entrants`, `entrants_ponder`, `sandbox`, `analyze`, `bot`"), "{err}");
     let err = bad(&|t| {
         t.replace(
             "format = \"round-robin\"",

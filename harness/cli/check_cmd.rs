@@ -32,6 +32,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     sandbox: crate::sandbox_cmd::Flag,
+    #[command(flatten)]
+    dirs: bots_file::Dirs,
     /// The bot's command and its arguments, after `--`.
     #[arg(last = true, value_name = "CMD")]
     command: Vec<String>,
@@ -48,7 +50,19 @@ pub fn run(args: &Args) -> Result<u8, String> {
             )?;
             bot.command
         }
-        (None, false) => quads_referee::BotCommand::new(args.command.clone()),
+        (None, false) => {
+            let text = args.command.join(" ");
+            let mut bot = [quads_referee::BotSpec {
+                name: text.clone(),
+                command: quads_referee::BotCommand::new(args.command.clone()),
+                options: Vec::new(),
+                time: None,
+            }];
+            args.dirs
+                .apply(&[text], &mut bot, args.bots_file.as_deref())?;
+            let [bot] = bot;
+            bot.command
+        }
         (None, true) => return Err("name the bot: --bot NAME, or -- CMD [ARGS...]".into()),
     };
     args.sandbox.apply([&mut command])?;

@@ -129,6 +129,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let code = run(cli);
+    // Boxes dropped on an interruption end in their keepers' hands: wait for them, so that
+    // nothing of a bot outlives quads.
+    quads_referee::wait_for_dropped_boxes(std::time::Duration::from_secs(2));
+    code
+}
+
+fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft_cmd::run(&args),
         Command::Show(args) => show::run(&args),

@@ -60,10 +60,14 @@ pub struct Args {
     no_ponder: bool,
     #[command(flatten)]
     sandbox: crate::sandbox_cmd::Flag,
+    #[command(flatten)]
+    dirs: bots_file::Dirs,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
     let mut bots = bots_file::two_bots(&args.bots, args.bots_file.as_deref(), args.shell)?;
+    args.dirs
+        .apply(&args.bots, &mut bots, args.bots_file.as_deref())?;
     args.sandbox
         .apply(bots.iter_mut().map(|b| &mut b.command))?;
     let default_movetime = defaults::text(defaults::MOVETIME);

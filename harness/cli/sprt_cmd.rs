@@ -205,6 +205,7 @@ fn duel(
         anchor: None,
         sprt: None,
         entrants: None,
+        entrants_ponder: false,
         sandbox: quads_referee::sandbox::SandboxSpec::default(),
         analyze: false,
     }

@@ -106,6 +106,7 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
     std::fs::create_dir_all(&t.out)
         .map_err(|e| format!("cannot create {}: {e}", t.out.display()))?;
     let runtime = runtime(t.concurrency)?;
+    let mut _staging = None;
     if let Some(folder) = t.entrants.clone() {
         let quiet = args.quiet;
         let admitted = runtime.block_on(async {
@@ -130,6 +131,8 @@ pub fn run_cmd(args: &Args) -> Result<Ended, String> {
             eprintln!("{}", admitted.summary);
         }
         t.bots.extend(admitted.bots);
+        // The entrants run from their copies: kept until this command ends.
+        _staging = admitted.staging;
         if t.bots.len() < 2 {
             return Err(format!(
                 "{}: a tournament needs at least two bots, found {} with the admitted entrants (see {})",

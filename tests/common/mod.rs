@@ -140,8 +140,10 @@ pub fn differences(a: &Path, b: &Path) -> Vec<String> {
 }
 
 #[allow(dead_code, reason = "used by the soak run and the limits' tests only")]
-/// Processes still alive that one of the referee's bots started: each bot and everything it
-/// starts carries `QUADS_ARENA_BOT=<referee pid>-<n>` in its environment.
+/// What one of the referee's bots left alive: a process with its token in the environment
+/// (bots with the sandbox off carry `QUADS_ARENA_BOT=<referee pid>-<n>`), and a box of the
+/// referee's still in the machine's cgroups (boxes are named `<referee pid>-<n>`; a box's
+/// keeper removes it once nothing of the box is left), with what it holds.
 pub fn leftovers(referee: u32) -> Vec<String> {
     let prefix = format!("QUADS_ARENA_BOT={referee}-");
     let mut left = Vec::new();
@@ -165,5 +167,60 @@ pub fn leftovers(referee: u32) -> Vec<String> {
             ));
         }
     }
+    for dir in boxes_of(referee) {
+        let procs = std::fs::read_to_string(format!("{dir}/cgroup.procs")).unwrap_or_default();
+        let procs: Vec<&str> = procs.split_whitespace().collect();
+        left.push(format!(
+            "box {dir} outlived the run, holding [{}]",
+            procs.join(", ")
+        ));
+    }
     left
+}
+
+#[allow(dead_code, reason = "used by the tests of what bots leave behind only")]
+/// The box folders of referee `pid` in the machine's cgroup hierarchies.
+pub fn boxes_of(pid: u32) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![PathBuf::from("/sys/fs/cgroup")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            if !e.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            let name = e.file_name().to_string_lossy().into_owned();
+            if dir.ends_with("quads-arena") && name.starts_with(&format!("{pid}-")) {
+                found.push(path.display().to_string());
+            } else if path.components().count() < 12 {
+                stack.push(path);
+            }
+        }
+    }
+    found
+}
+
+#[allow(dead_code, reason = "used by the tests of what bots leave behind only")]
+/// The live processes of the machine whose command line holds `marker` as a word.
+pub fn marked(marker: &str) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .expect("/proc")
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let alive = std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+                !s.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+            });
+            alive
+                && std::fs::read(format!("/proc/{pid}/cmdline"))
+                    .is_ok_and(|c| c.split(|&b| b == 0).any(|w| w == marker.as_bytes()))
+        })
+        .collect()
 }

@@ -33,6 +33,7 @@ fn record(rules: &str, start: &str, moves: &[&str], forfeit: Option<GameResult>)
         command: name.into(),
         id: None,
         sandbox: None,
+        ponder: None,
     };
     GameRecord {
         game: 1,

@@ -39,6 +39,7 @@ impl Side {
                 command: "(keyboard)".to_owned(),
                 id: None,
                 sandbox: None,
+                ponder: None,
             },
             kind: Kind::Human,
             you,

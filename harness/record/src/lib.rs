@@ -30,6 +30,11 @@ pub struct BotEntry {
     /// turned off. Absent in records written before the sandbox existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<String>,
+    /// `false` when the bot was stopped on its opponent's time (its own setting, as for a
+    /// competition's entrants); absent when it could think then (or the whole match stopped
+    /// every bot, which the match's settings say).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ponder: Option<bool>,
 }
 
 /// A bot's failure.

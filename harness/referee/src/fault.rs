@@ -8,7 +8,7 @@ use std::time::Duration;
 use quads_protocol::truncate;
 use quads_record::ForfeitReason;
 
-use crate::process::Reply;
+use crate::process::{Exit, Reply};
 
 /// A forfeit: the reason word and what happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,19 +38,54 @@ pub fn describe_exit(status: ExitStatus) -> String {
     }
 }
 
-/// The sandbox's limit that ended a bot, when its exit says so: the kernel's signals for the
-/// CPU-time and file-size limits. (A bot out of memory or processes sees a failed allocation
-/// or fork and ends its own way: a crash.)
-fn limit_reached(status: ExitStatus) -> Option<&'static str> {
-    match status.signal().map(nix::sys::signal::Signal::try_from) {
-        Some(Ok(nix::sys::signal::Signal::SIGXCPU)) => {
-            Some("reached its CPU-time limit (killed by SIGXCPU)")
-        }
-        Some(Ok(nix::sys::signal::Signal::SIGXFSZ)) => {
-            Some("reached its file-size limit (killed by SIGXFSZ)")
-        }
-        _ => None,
+/// The sandbox's limit that ended a bot, when its exit or its box says so: the kernel's
+/// signals for the CPU-time and file-size limits, and what the box's cgroups counted (a
+/// process killed at the memory limit, forks refused at the process limit).
+fn limit_reached(exit: &Exit) -> Option<String> {
+    use nix::sys::signal::Signal;
+    if exit.oom_kills > 0 {
+        let n = exit.oom_kills;
+        let what = if n == 1 { "a process" } else { "processes" };
+        return Some(format!(
+            "reached its memory limit (the kernel killed {what} of its box: {n}) and {}",
+            describe_exit(exit.status)
+        ));
     }
+    match exit.status.signal().map(Signal::try_from) {
+        Some(Ok(Signal::SIGXCPU)) => {
+            return Some("reached its CPU-time limit (killed by SIGXCPU)".to_owned())
+        }
+        Some(Ok(Signal::SIGXFSZ)) => {
+            return Some("reached its file-size limit (killed by SIGXFSZ)".to_owned())
+        }
+        _ => {}
+    }
+    (exit.forks_refused > 0).then(|| {
+        format!(
+            "reached its process limit ({} forks refused) and {}",
+            exit.forks_refused,
+            describe_exit(exit.status)
+        )
+    })
+}
+
+/// For a bot gone before its handshake ended: the last lines of its stderr, and what of the
+/// machine it could read, so that its author learns why.
+pub(crate) fn last_words(exit: &Exit) -> String {
+    let mut out = String::new();
+    if !exit.last_words.is_empty() {
+        out.push_str(&format!(
+            "; its stderr ends: {}",
+            truncate(&exit.last_words, 300)
+        ));
+    }
+    if let Some(folder) = &exit.folder {
+        out.push_str(&format!(
+            "; in its sandbox it could read only {} and the system's folders",
+            folder.display()
+        ));
+    }
+    out
 }
 
 /// The fault for a reply that is not a line.
@@ -80,16 +115,26 @@ pub(crate) fn broken(
             ForfeitReason::ClosedOutput,
             format!("stdout closed while waiting for {waiting_for}; the process kept running"),
         ),
-        Reply::Exited(status) => match limit_reached(status) {
-            Some(which) => fault(
-                ForfeitReason::ResourceLimit,
-                format!("{which} while waiting for {waiting_for}"),
-            ),
-            None => fault(
-                ForfeitReason::Crash,
-                format!("{} while waiting for {waiting_for}", describe_exit(status)),
-            ),
-        },
+        Reply::Exited(exit) => {
+            let words = if timeout_reason == ForfeitReason::Handshake {
+                last_words(&exit)
+            } else {
+                String::new()
+            };
+            match limit_reached(&exit) {
+                Some(which) => fault(
+                    ForfeitReason::ResourceLimit,
+                    format!("{which} while waiting for {waiting_for}{words}"),
+                ),
+                None => fault(
+                    ForfeitReason::Crash,
+                    format!(
+                        "{} while waiting for {waiting_for}{words}",
+                        describe_exit(exit.status)
+                    ),
+                ),
+            }
+        }
     }
 }
 

@@ -161,7 +161,7 @@ pub async fn play_game(
                 optime: clocks.left(1 - seat),
                 movetime: limit,
             };
-            if !settings.ponder {
+            if !settings.ponder || !seats[1 - seat].spec.command.ponder {
                 // Only the player to move runs.
                 seats[1 - seat].pause().await;
             }

@@ -3,6 +3,7 @@
 //! with the reason recorded; only the user's own mistakes (a command that cannot start, an
 //! option the bot does not have, an unwritable output folder) stop a match.
 
+mod boxed;
 pub mod check;
 pub mod defaults;
 mod descendants;
@@ -10,20 +11,24 @@ mod fault;
 mod game;
 mod matchrun;
 pub mod open_files;
+mod plain;
 mod process;
 mod reaping;
-pub mod sandbox;
 mod seat;
 mod shared;
 mod starting;
+mod stdio;
 mod time_control;
 
+pub use boxed::wait_for_dropped_boxes;
 pub use descendants::TOKEN_VAR;
 pub use fault::{describe_exit, Fault};
 pub use game::{play_game, MatchError, Played, Settings};
 pub use matchrun::{run_match, write_logs, MatchConfig, Score};
-pub use process::{BotCommand, BotProcess, Ended, Log, Reply, SpawnError};
+pub use process::{BotCommand, BotProcess, Ended, Exit, Log, Reply, SpawnError};
 pub use quads_record::{BotEntry, Failure, ForfeitReason, GameRecord, GameResult, Reason, Timing};
+/// The box around every bot ([`quads_sandbox`]), as the referee's own.
+pub use quads_sandbox as sandbox;
 pub use reaping::{group_exists, group_members};
 pub use seat::{Answer, BotSpec, Seat};
 pub use time_control::{parse_clock, parse_duration, time_control, Clocks, Describe, TimeError};

@@ -1,28 +1,35 @@
-//! Bot processes: start one in a process group of its own, talk to it line by line against a
-//! deadline, and make sure that it and everything it started are gone afterwards.
+//! Bot processes: start one (in its box, or with the sandbox off as a plain process group),
+//! talk to it line by line against a deadline, and make sure that it and everything it started
+//! are gone afterwards.
 //!
-//! Stdout is read by a task of its own into a channel, with a bound on the line length, so that
-//! waiting for a reply is one `select!` over the next line, the deadline and the process's exit:
-//! a hung bot never blocks the referee. Stderr is drained concurrently into a capped in-memory
-//! log, so that a chatty bot never blocks on a full pipe.
+//! Waiting for a reply is one `select!` over the next line, the deadline and the process's
+//! exit ([`crate::stdio`] reads the streams): a hung bot never blocks the referee.
+//!
+//! A boxed bot is the launcher's keeper and what it runs ([`quads_sandbox`]): everything the
+//! bot starts lives in the box's PID namespace and cgroups, so its end ends them all and the
+//! launcher counts what was left; no scan of the machine's processes is needed, and nothing
+//! the bot can change is trusted. A bot with the sandbox off is found and ended by
+//! [`crate::plain`].
 
+use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
-use quads_protocol::MAX_LINE;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use quads_sandbox::{BoxHandle, SandboxSpec};
+use tokio::io::AsyncWriteExt;
 use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::time::{sleep, sleep_until, timeout, Instant};
 
-use crate::descendants::{self, Proc, TOKEN_VAR};
-use crate::reaping::{group_members, reap, reap_orphans, signal_all, stopped, stragglers};
-use crate::sandbox::{self, jail_path, SandboxSpec, JAIL};
+use crate::descendants;
+use crate::reaping::{group_members, off_runtime, stopped};
+use crate::stdio::{drain_stderr, pending, read_stdout, Event, Stderr};
+
+pub use crate::stdio::Log;
 
 /// How to start a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,10 +38,17 @@ pub struct BotCommand {
     pub argv: Vec<String>,
     /// Run `argv[0]` through `sh -c`.
     pub shell: bool,
-    /// The working directory, if not the referee's.
+    /// Its own folder (its working directory, and all of the machine it may read beside the
+    /// system's folders); the referee's folder when not given.
     pub dir: Option<PathBuf>,
+    /// Variables set in its environment, beyond the box's own (`PATH`, `HOME`, `TMPDIR`,
+    /// `LANG`).
+    pub env: Vec<(String, String)>,
     /// The walls around it, as asked for (what the machine can enforce is decided at start).
     pub sandbox: SandboxSpec,
+    /// Whether it may think on its opponent's time; if not, its whole box is stopped then.
+    /// Trusted bots may (the default); a competition's entrants may not unless the host says.
+    pub ponder: bool,
 }
 
 impl BotCommand {
@@ -44,13 +58,26 @@ impl BotCommand {
             argv,
             shell: false,
             dir: None,
+            env: Vec::new(),
             sandbox: SandboxSpec::default(),
+            ponder: true,
         }
     }
 
     /// The command as a user would type it.
     pub fn display(&self) -> String {
         self.argv.join(" ")
+    }
+
+    /// Its folder, as the box names it: `dir` (relative to the referee's folder) or the
+    /// referee's folder.
+    pub fn folder(&self) -> std::io::Result<PathBuf> {
+        let here = std::env::current_dir()?;
+        let dir = match &self.dir {
+            Some(d) => here.join(d),
+            None => here,
+        };
+        dir.canonicalize()
     }
 }
 
@@ -63,30 +90,31 @@ pub struct SpawnError {
     source: std::io::Error,
 }
 
-/// The bot's standard error (and its `info` lines), kept up to a cap; the rest is counted.
-#[derive(Debug, Default)]
-pub struct Log {
-    /// What was kept.
-    pub kept: Vec<u8>,
-    /// Bytes past the cap, not kept.
-    pub dropped: u64,
-    cap: usize,
+/// How a bot's process ended, as far as the referee can tell when it sees the end.
+#[derive(Clone, Debug)]
+pub struct Exit {
+    /// The bot's own exit status.
+    pub status: ExitStatus,
+    /// Processes of its box the kernel killed at the box's memory limit.
+    pub oom_kills: u64,
+    /// Forks the kernel refused at the box's process limit.
+    pub forks_refused: u64,
+    /// The last lines of its stderr.
+    pub last_words: String,
+    /// The folder it could read (beside the system's), when it ran in a box.
+    pub folder: Option<PathBuf>,
 }
 
-impl Log {
-    fn push(&mut self, bytes: &[u8]) {
-        let room = self.cap.saturating_sub(self.kept.len());
-        let take = room.min(bytes.len());
-        self.kept.extend_from_slice(&bytes[..take]);
-        self.dropped += (bytes.len() - take) as u64;
+impl Exit {
+    fn plain(status: ExitStatus) -> Exit {
+        Exit {
+            status,
+            oom_kills: 0,
+            forks_refused: 0,
+            last_words: String::new(),
+            folder: None,
+        }
     }
-}
-
-/// What the stdout task hands over.
-enum Event {
-    Line(String),
-    TooLong(String),
-    Closed,
 }
 
 /// What came back while waiting for a reply.
@@ -94,129 +122,128 @@ enum Event {
 pub enum Reply {
     /// A complete line (without its line ending).
     Line(String),
-    /// A line longer than [`MAX_LINE`]; its start.
+    /// A line longer than [`quads_protocol::MAX_LINE`]; its start.
     TooLong(String),
     /// Nothing complete by the deadline.
     Timeout,
     /// Stdout was closed while the process kept running.
     Closed,
     /// The process exited.
-    Exited(ExitStatus),
+    Exited(Exit),
 }
 
 /// How a bot process ended, for the record.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Ended {
-    /// Processes of the bot's group still alive after the bot itself had exited (children that
+    /// Processes of the bot still alive after the bot itself had exited (children that
     /// outlived it and had to be killed).
     pub leaked: u32,
-    /// Whether SIGTERM had to be sent to the group.
+    /// Whether SIGTERM had to be sent.
     pub terminated: bool,
-    /// Whether SIGKILL had to be sent to the group.
+    /// Whether SIGKILL had to be sent.
     pub killed: bool,
+}
+
+/// How the bot is held: in a box, or as a plain process group with a token.
+pub(crate) enum Held {
+    /// In its box.
+    Boxed(BoxHandle),
+    /// With the sandbox off.
+    Plain {
+        /// Its token.
+        token: String,
+    },
 }
 
 /// A running bot.
 pub struct BotProcess {
-    child: Child,
-    pgid: Pid,
-    stdin: Option<ChildStdin>,
+    pub(crate) child: Child,
+    pub(crate) pgid: Pid,
+    pub(crate) stdin: Option<ChildStdin>,
     events: mpsc::Receiver<Event>,
     stdout_closed: bool,
-    status: Option<ExitStatus>,
-    log: Arc<Mutex<Log>>,
+    pub(crate) status: Option<ExitStatus>,
+    pub(crate) err: Arc<Mutex<Stderr>>,
+    /// Set once stderr has ended (and the launcher's report, if any, is read).
+    stderr_ended: watch::Receiver<bool>,
     readers: Vec<tokio::task::JoinHandle<()>>,
-    /// Set once [`BotProcess::shutdown`] has ended the group.
+    /// Set once [`BotProcess::shutdown`] has ended it.
     finished: bool,
-    /// The bot's token, in its environment and its descendants' ([`TOKEN_VAR`]).
-    token: String,
+    pub(crate) held: Held,
+    /// The folder it could read, when boxed.
+    folder: Option<PathBuf>,
     /// A second handle on the read end of its stderr pipe, to see whether bytes wait in it.
     stderr_probe: Option<std::os::fd::OwnedFd>,
-    /// Its private temporary folder, removed when this is dropped (after the bot is gone).
-    _tmp: Option<sandbox::BotTmp>,
 }
 
 /// A bot dropped without [`BotProcess::shutdown`] (a game abandoned on Ctrl-C, a task
-/// aborted) is killed with its whole group at once.
+/// aborted) is killed with everything it started at once.
 impl Drop for BotProcess {
     fn drop(&mut self) {
-        if !self.finished {
-            let before = descendants::of(&descendants::fresh(), self.pgid, &self.token);
-            let _ = killpg(self.pgid, Signal::SIGKILL);
-            let _ = self.child.try_wait();
-            let stragglers = stragglers(self.pgid, &self.token, &before);
-            signal_all(&stragglers, Signal::SIGKILL);
-            reap(&stragglers);
-            reap_orphans(self.pgid);
-            descendants::finished(self.pgid.as_raw());
+        if self.finished {
+            return;
+        }
+        match &self.held {
+            // Its keeper ends the box, removes its cgroups and exits:
+            // [`wait_for_dropped_boxes`] waits for that.
+            Held::Boxed(_) => self.held.end_dropped_box(self.pgid),
+            Held::Plain { token } => {
+                let token = token.clone();
+                self.kill_plain(&token);
+            }
         }
     }
 }
 
 impl BotProcess {
-    /// Starts the bot in a new process group, with piped stdin, stdout and stderr.
-    pub fn spawn(cmd: &BotCommand, log_cap: usize) -> Result<BotProcess, SpawnError> {
-        descendants::become_subreaper();
+    /// Starts the bot (in its box unless the sandbox is off), in a new process group, with
+    /// piped stdin, stdout and stderr. What the box needs (the machine's walls, the program
+    /// and its interpreter found) is worked out on a blocking thread: it reads the file system
+    /// and may ask pyenv or rustup, and the runtime's threads time other games' moves.
+    pub async fn spawn(cmd: &BotCommand, log_cap: usize) -> Result<BotProcess, SpawnError> {
         let error = |source| SpawnError {
             command: cmd.display(),
             source,
         };
-        let argv = if cmd.shell {
-            vec!["sh".to_owned(), "-c".to_owned(), cmd.argv.join(" ")]
-        } else {
-            cmd.argv.clone()
-        };
-        if argv.is_empty() {
+        if cmd.argv.is_empty() || cmd.argv[0].is_empty() {
             return Err(error(std::io::Error::other("empty command")));
         }
-        let dir = match &cmd.dir {
-            Some(dir) => dir.clone(),
-            None => std::env::current_dir().map_err(error)?,
-        };
-        let mut tmp = None;
-        let (walls, _) =
-            sandbox::enforce(&cmd.sandbox).map_err(|e| error(std::io::Error::other(e)))?;
-        let mut command = if walls.is_on() {
-            let jail = jail_path().ok_or_else(|| {
-                error(std::io::Error::other(format!(
-                    "{JAIL} is not beside the referee: build it with `cargo build --release --workspace`"
-                )))
-            })?;
-            sandbox::runnable(&argv[0], &dir).map_err(error)?;
-            let bot_tmp = sandbox::private_tmp(&walls).map_err(error)?;
-            let mut c = Command::new(jail);
-            c.args(walls.jail_args(&argv, &dir, bot_tmp.path(), bot_tmp.bot_id()));
-            c.env("TMPDIR", bot_tmp.path());
-            tmp = Some(bot_tmp);
-            c
-        } else {
-            let mut c = Command::new(&argv[0]);
-            c.args(&argv[1..]);
-            c
-        };
-        command.current_dir(&dir);
-        static STARTED: AtomicU64 = AtomicU64::new(0);
-        let token = format!(
-            "{}-{}",
-            std::process::id(),
-            STARTED.fetch_add(1, Ordering::Relaxed)
-        );
-        command.env(TOKEN_VAR, &token);
+        let owned = cmd.clone();
+        let prepared = tokio::task::spawn_blocking(move || {
+            let (walls, _) =
+                quads_sandbox::enforce(&owned.sandbox).map_err(std::io::Error::other)?;
+            if walls.is_on() {
+                owned.boxed(&walls)
+            } else {
+                owned.plain()
+            }
+        })
+        .await
+        .map_err(|e| error(std::io::Error::other(e.to_string())))?;
+        let (command, held, folder) = prepared.map_err(error)?;
+        let mut command = Command::from(command);
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0)
-            .kill_on_drop(true);
+            // A box's keeper is not killed with its handle: it must outlive the box to remove
+            // its cgroups (dropping a boxed bot ends its box, and the keeper then exits).
+            .kill_on_drop(matches!(held, Held::Plain { .. }));
         let mut child = command.spawn().map_err(error)?;
         let pid = child.id().expect("a child that was just started has an id");
-        descendants::started(pid as i32);
-        let pgid = Pid::from_raw(pid as i32);
-        let log = Arc::new(Mutex::new(Log {
-            cap: log_cap,
-            ..Log::default()
-        }));
+        let mut held = held;
+        match &mut held {
+            Held::Boxed(h) => h.started(pid),
+            Held::Plain { .. } => descendants::started(pid as i32),
+        }
+        let nonce = match &held {
+            Held::Boxed(h) => Some(h.nonce().to_owned()),
+            Held::Plain { .. } => None,
+        };
+        let err = Arc::new(Mutex::new(Stderr::new(log_cap)));
         let (tx, events) = mpsc::channel(64);
+        let (ended_tx, stderr_ended) = watch::channel(false);
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
         let stderr_probe = {
@@ -224,33 +251,52 @@ impl BotProcess {
             stderr.as_fd().try_clone_to_owned().ok()
         };
         let readers = vec![
-            tokio::spawn(read_stdout(stdout, tx, Arc::clone(&log))),
-            tokio::spawn(drain_stderr(stderr, Arc::clone(&log))),
+            tokio::spawn(read_stdout(stdout, tx, Arc::clone(&err))),
+            tokio::spawn(drain_stderr(stderr, Arc::clone(&err), nonce, ended_tx)),
         ];
         Ok(BotProcess {
             stdin: child.stdin.take(),
             child,
-            pgid,
+            pgid: Pid::from_raw(pid as i32),
             events,
             stdout_closed: false,
             status: None,
-            log,
+            err,
+            stderr_ended,
             readers,
             finished: false,
-            token,
+            held,
+            folder,
             stderr_probe,
-            _tmp: tmp,
         })
     }
 
-    /// Stops the bot and everything in its group (SIGSTOP): no pondering on the opponent's
-    /// time. Returns once every process of the group is seen stopped (or after 100 ms).
+    /// Stops the bot and everything it started: no pondering on the opponent's time. In a box
+    /// with a freezer that is every process of the box, whatever group or session it moved
+    /// to; else the bot's process group (SIGSTOP). Returns once all are seen stopped (or
+    /// after 100 ms).
     pub async fn pause(&self) {
-        let _ = killpg(self.pgid, Signal::SIGSTOP);
-        // A stopped process cannot fork: the members found now are all there will be.
-        let pgid = self.pgid;
-        let members = off_runtime(move || group_members(pgid)).await;
         let until = Instant::now() + Duration::from_millis(100);
+        let group = match &self.held {
+            Held::Boxed(h) => {
+                if h.freeze() {
+                    while Instant::now() < until && h.frozen() != Some(true) {
+                        sleep(Duration::from_millis(1)).await;
+                    }
+                    return;
+                }
+                match h.group() {
+                    Some(g) => g,
+                    None => return,
+                }
+            }
+            Held::Plain { .. } => {
+                let _ = killpg(self.pgid, Signal::SIGSTOP);
+                self.pgid
+            }
+        };
+        // A stopped process cannot fork: the members found now are all there will be.
+        let members = off_runtime(move || group_members(group)).await;
         while Instant::now() < until {
             if members.iter().all(|&pid| stopped(pid)) {
                 return;
@@ -259,12 +305,17 @@ impl BotProcess {
         }
     }
 
-    /// Continues a paused bot (SIGCONT); harmless on one that runs.
+    /// Continues a paused bot; harmless on one that runs.
     pub fn resume(&self) {
-        let _ = killpg(self.pgid, Signal::SIGCONT);
+        match &self.held {
+            Held::Boxed(h) => h.thaw(),
+            Held::Plain { .. } => {
+                let _ = killpg(self.pgid, Signal::SIGCONT);
+            }
+        }
     }
 
-    /// The process group id (the bot's pid).
+    /// The process group id (the pid of the bot, or of its box's launcher).
     pub fn pgid(&self) -> i32 {
         self.pgid.as_raw()
     }
@@ -302,18 +353,18 @@ impl BotProcess {
         }
     }
 
-    /// After a failed write or the end of stdout: the exit status if the process exits within
-    /// a second, else "closed". A crashing process closes its output a moment before its exit
+    /// After a failed write or the end of stdout: the exit if the process exits within a
+    /// second, else "closed". A crashing process closes its output a moment before its exit
     /// can be seen; on a busy machine (the soak run, 16 games on 2 cores) that moment passed
     /// 200 ms, and a crash was recorded as a closed output.
     async fn gone(&mut self) -> Reply {
         match self.wait_exit(Duration::from_secs(1)).await {
-            Some(status) => Reply::Exited(status),
+            Some(status) => Reply::Exited(self.exit(status).await),
             None => Reply::Closed,
         }
     }
 
-    async fn wait_exit(&mut self, grace: Duration) -> Option<ExitStatus> {
+    pub(crate) async fn wait_exit(&mut self, grace: Duration) -> Option<ExitStatus> {
         if let Some(status) = self.status {
             return Some(status);
         }
@@ -321,6 +372,35 @@ impl BotProcess {
             self.status = Some(status);
         }
         self.status
+    }
+
+    /// Waits (a little) for stderr to end: once the process is gone, its last bytes and the
+    /// launcher's report follow at once.
+    pub(crate) async fn stderr_end(&mut self, limit: Duration) {
+        let mut ended = self.stderr_ended.clone();
+        let _ = timeout(limit, ended.wait_for(|&e| e)).await;
+    }
+
+    /// The exit as the record tells it: the status, and for a boxed bot what its box said.
+    async fn exit(&mut self, status: ExitStatus) -> Exit {
+        let Held::Boxed(_) = self.held else {
+            let mut e = Exit::plain(status);
+            e.last_words = self.err.lock().expect("log lock").last_words(3);
+            return e;
+        };
+        self.stderr_end(Duration::from_secs(1)).await;
+        let err = self.err.lock().expect("log lock");
+        let report = err.report.unwrap_or_default();
+        Exit {
+            // The launcher exits as the bot did; its report says exactly how.
+            status: err
+                .report
+                .map_or(status, |r| ExitStatus::from_raw(r.status)),
+            oom_kills: report.oom_kills,
+            forks_refused: report.forks_refused,
+            last_words: err.last_words(3),
+            folder: self.folder.clone(),
+        }
     }
 
     /// Waits for the next line until `deadline`, the end of stdout, or the process's exit.
@@ -346,7 +426,10 @@ impl BotProcess {
                 // A last line written just before the exit may still be on its way.
                 match timeout(Duration::from_millis(50), self.events.recv()).await {
                     Ok(Some(Event::Line(line))) => Reply::Line(line),
-                    _ => Reply::Exited(self.status.expect("just set")),
+                    _ => {
+                        let status = self.status.expect("just set");
+                        Reply::Exited(self.exit(status).await)
+                    }
                 }
             }
             () = sleep_until(deadline) => Reply::Timeout,
@@ -369,53 +452,22 @@ impl BotProcess {
 
     /// Takes what the log has gathered so far (used per game when a bot is kept alive).
     pub fn take_log(&self) -> Log {
-        let mut log = self.log.lock().expect("log lock");
-        Log {
-            kept: std::mem::take(&mut log.kept),
-            dropped: std::mem::take(&mut log.dropped),
-            cap: log.cap,
-        }
+        self.err.lock().expect("log lock").log.take()
     }
 
-    /// Ends the bot: `quit`, a grace period, SIGTERM to the group, a grace period, SIGKILL to
-    /// the group; then the same to every descendant still alive, wherever it moved (another
-    /// group, another session, an orphan). Returns once all of them are gone and reaped.
+    /// Ends the bot: `quit`, a grace period, SIGTERM, a grace period, SIGKILL; then for a
+    /// boxed bot its box's report says what it left behind (all of it gone with the box),
+    /// for a plain one [`crate::plain`] finds and ends its descendants. Returns once all of
+    /// them are gone and reaped.
     pub async fn shutdown(mut self, grace: Duration) -> (Ended, Log) {
-        let mut ended = Ended::default();
-        // Seen while the bot still runs, the tree links its children to it.
-        let before = self.descendants().await;
-        if self.stdin.is_some() && self.status.is_none() {
-            let _ = self.send("quit").await;
-        }
-        self.stdin = None; // closing stdin is a second hint
-        self.wait_exit(grace).await;
-        let mut stragglers = self.stragglers(&before).await;
-        ended.leaked = if self.status.is_some() {
-            stragglers.len()
-        } else {
-            // A bot that must be signalled takes its group with it; what left the group
-            // would outlive it.
-            stragglers
-                .iter()
-                .filter(|p| p.pgrp != self.pgid.as_raw())
-                .count()
-        } as u32;
-        if !self.has_exited() || !stragglers.is_empty() {
-            ended.terminated = true;
-            let _ = killpg(self.pgid, Signal::SIGTERM);
-            stragglers = self.wait_all(&before, Signal::SIGTERM, grace).await;
-        }
-        if !self.has_exited() || !stragglers.is_empty() {
-            ended.killed = true;
-            let _ = killpg(self.pgid, Signal::SIGKILL);
-            self.wait_all(&before, Signal::SIGKILL, Duration::from_secs(2))
-                .await;
-        }
-        self.wait_exit(Duration::from_secs(1)).await;
-        let pgid = self.pgid;
-        off_runtime(move || reap_orphans(pgid)).await;
+        let ended = match &self.held {
+            Held::Boxed(_) => self.shutdown_boxed(grace).await,
+            Held::Plain { token } => {
+                let token = token.clone();
+                self.shutdown_plain(&token, grace).await
+            }
+        };
         self.finished = true;
-        descendants::finished(pgid.as_raw());
         for reader in self.readers.drain(..) {
             // Every writer of the pipes is dead, so the readers end; bound it all the same.
             let _ = timeout(Duration::from_millis(500), reader).await;
@@ -423,124 +475,8 @@ impl BotProcess {
         (ended, self.take_log())
     }
 
-    /// The bot's descendants now, zombies included.
-    async fn descendants(&self) -> Vec<Proc> {
-        let (pgid, token) = (self.pgid, self.token.clone());
-        off_runtime(move || descendants::of(&descendants::fresh(), pgid, &token)).await
-    }
-
-    /// Descendants alive now (see [`stragglers`]).
-    async fn stragglers(&self, before: &[Proc]) -> Vec<Proc> {
-        let (pgid, token, before) = (self.pgid, self.token.clone(), before.to_vec());
-        off_runtime(move || stragglers(pgid, &token, &before)).await
-    }
-
-    /// Sends `signal` to the bot's descendants, again to any that appear, and waits up to
-    /// `limit` for them and the bot to be gone, reaping as it goes. Returns the descendants
-    /// still alive.
-    async fn wait_all(&mut self, before: &[Proc], signal: Signal, limit: Duration) -> Vec<Proc> {
-        let end = Instant::now() + limit;
-        let mut signalled: Vec<Proc> = Vec::new();
-        let mut alive = self.stragglers(before).await;
-        // Each look scans /proc: often at first, when most processes are gone, then less.
-        let mut pause = Duration::from_millis(2);
-        loop {
-            for p in &alive {
-                if !signalled
-                    .iter()
-                    .any(|s| s.pid == p.pid && s.start == p.start)
-                {
-                    signal_all(std::slice::from_ref(p), signal);
-                    signalled.push(*p);
-                }
-            }
-            self.wait_exit(pause).await;
-            alive = self.stragglers(before).await;
-            if (self.has_exited() && alive.is_empty()) || Instant::now() >= end {
-                return alive;
-            }
-            sleep(pause).await;
-            pause = (pause * 2).min(Duration::from_millis(50));
-        }
-    }
-}
-
-/// Runs a look at the machine's processes on a blocking thread: a scan of /proc reads a file
-/// per process on the machine, and the runtime's threads must stay free to time the moves of
-/// the bots of every other game.
-async fn off_runtime<T: Default + Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> T {
-    // It fails only when the runtime shuts down before the job starts: then nothing is found.
-    tokio::task::spawn_blocking(job).await.unwrap_or_default()
-}
-
-/// Whether bytes wait to be read in pipe `fd`.
-fn pending(fd: &std::os::fd::OwnedFd) -> bool {
-    use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
-    use std::os::fd::AsFd;
-    let mut fds = [PollFd::new(fd.as_fd(), PollFlags::POLLIN)];
-    matches!(poll(&mut fds, PollTimeout::ZERO), Ok(n) if n > 0)
-        && fds[0]
-            .revents()
-            .is_some_and(|r| r.contains(PollFlags::POLLIN))
-}
-
-async fn read_stdout(
-    stdout: tokio::process::ChildStdout,
-    tx: mpsc::Sender<Event>,
-    log: Arc<Mutex<Log>>,
-) {
-    let mut reader = BufReader::new(stdout);
-    let mut line: Vec<u8> = Vec::new();
-    loop {
-        let buf = match reader.fill_buf().await {
-            Ok([]) | Err(_) => {
-                let _ = tx.send(Event::Closed).await;
-                return;
-            }
-            Ok(buf) => buf,
-        };
-        let (chunk, complete) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], true),
-            None => (buf, false),
-        };
-        let take = chunk.len().min(MAX_LINE + 1 - line.len().min(MAX_LINE + 1));
-        line.extend_from_slice(&chunk[..take]);
-        let used = chunk.len() + usize::from(complete);
-        reader.consume(used);
-        if line.len() > MAX_LINE {
-            let start = String::from_utf8_lossy(&line[..200]).into_owned();
-            let _ = tx.send(Event::TooLong(start)).await;
-            // Keep draining so the bot never blocks on a full pipe; ignore the rest.
-            let mut sink = [0u8; 8192];
-            while matches!(reader.read(&mut sink).await, Ok(n) if n > 0) {}
-            return;
-        }
-        if complete {
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-            let text = String::from_utf8_lossy(&line).into_owned();
-            line.clear();
-            if text.starts_with("info ") || text == "info" {
-                let mut log = log.lock().expect("log lock");
-                log.push(b"stdout: ");
-                log.push(text.as_bytes());
-                log.push(b"\n");
-                continue;
-            }
-            if tx.send(Event::Line(text)).await.is_err() {
-                return;
-            }
-        }
-    }
-}
-
-async fn drain_stderr(mut stderr: tokio::process::ChildStderr, log: Arc<Mutex<Log>>) {
-    let mut buf = vec![0u8; 64 * 1024];
-    while let Ok(n) = stderr.read(&mut buf).await {
-        if n == 0 {
-            return;
-        }
-        log.lock().expect("log lock").push(&buf[..n]);
+    /// Waits up to `grace` for the exit (for [`crate::plain`]).
+    pub(crate) async fn exit_within(&mut self, grace: Duration) -> Option<ExitStatus> {
+        self.wait_exit(grace).await
     }
 }

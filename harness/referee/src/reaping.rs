@@ -75,3 +75,13 @@ pub(crate) fn reap_orphans(pgid: Pid) {
         .collect();
     reap(&group);
 }
+
+/// Runs a look at the machine's processes on a blocking thread: a scan of /proc reads a file
+/// per process on the machine, and the runtime's threads must stay free to time the moves of
+/// the bots of every other game.
+pub(crate) async fn off_runtime<T: Default + Send + 'static>(
+    job: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    // It fails only when the runtime shuts down before the job starts: then nothing is found.
+    tokio::task::spawn_blocking(job).await.unwrap_or_default()
+}

@@ -189,7 +189,7 @@ async fn prepare(
     if seat.process.is_none() {
         // The handshake's clock starts once this bot has its place among the bots starting.
         let place = crate::starting::enter().await;
-        let process = BotProcess::spawn(&seat.spec.command, settings.log_cap)?;
+        let process = BotProcess::spawn(&seat.spec.command, settings.log_cap).await?;
         seat.last_pgid = Some(process.pgid());
         seat.process = Some(process);
         let shaken = handshake(seat, settings.handshake_timeout).await?;
@@ -324,6 +324,7 @@ impl Seat {
             sandbox: crate::sandbox::enforce(&self.spec.command.sandbox)
                 .ok()
                 .map(|(walls, _)| walls.to_string()),
+            ponder: (!self.spec.command.ponder).then_some(false),
         }
     }
 }

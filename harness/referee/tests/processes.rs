@@ -187,28 +187,37 @@ fn what_a_kept_alive_bot_writes_on_gameover_is_in_that_games_log() {
     }
 }
 
-/// The states the watcher saw its `legal` opponent in, one per move of the watcher.
-fn opponent_states(ponder: bool) -> Vec<String> {
-    let mut s = settings("quads");
-    s.ponder = ponder;
-    let o = duel(bot(&["legal"]), bot(&["watch-opponent"]), &s, START);
-    assert!(o.record.failures.is_empty(), "{:?}", o.record.failures);
-    o.logs[1]
-        .lines()
-        .filter_map(|l| l.strip_prefix("opponent state: "))
-        .map(str::to_owned)
+/// The processes of the machine whose command line holds `marker`.
+fn marked(marker: &str) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| c.split(|&b| b == 0).any(|w| w == marker.as_bytes()))
+        })
+        .filter(|&pid| running(pid))
         .collect()
 }
 
 #[test]
-fn without_pondering_the_opponent_is_stopped_on_every_turn() {
-    // With pondering the waiting bot sleeps on its input (S), without it it is stopped (T).
-    let free = opponent_states(true);
-    assert!(
-        !free.is_empty() && free.iter().all(|s| s != "T"),
-        "{free:?}"
+fn children_a_boxed_bot_leaves_in_sessions_of_their_own_are_counted_and_gone() {
+    // They cleared their environment and left the bot's session: nothing the bot can change
+    // hides them, since they cannot leave its box.
+    let marker = format!("quads-left-{}", std::process::id());
+    let o = duel(
+        bot(&["legal"]),
+        bot(&["leave-children", "3", &marker]),
+        &settings("quads"),
+        START,
     );
-    let stopped = opponent_states(false);
-    assert_eq!(stopped.len(), free.len());
-    assert!(stopped.iter().all(|s| s == "T"), "{stopped:?}");
+    assert_eq!(common::report(&o), "left 3 children");
+    assert!(o.record.failures.is_empty(), "{:?}", o.record.failures);
+    assert_eq!(o.record.timing.leaked, [0, 3]);
+    assert_eq!(
+        marked(&marker),
+        Vec::<i32>::new(),
+        "the children outlived the game"
+    );
 }

@@ -18,6 +18,7 @@ fn game(
         command: format!("bots/{name}"),
         id: Some(name.into()),
         sandbox: None,
+        ponder: None,
     };
     let failures = match reason {
         "normal" | "draw" => Vec::new(),

@@ -33,6 +33,34 @@ pub struct Admission {
     pub bots: Vec<BotSpec>,
     /// `entrants: 4 admitted, 1 left out (eve: FAIL …)`.
     pub summary: String,
+    /// The copies the admitted entrants run from (each its own folder, built): keep it until
+    /// the last game has been played.
+    pub staging: Option<Staging>,
+}
+
+/// The folder of the entrants' copies, removed when dropped. With the sandbox on, each
+/// entrant's folder is copied into a box of its own and built there (its build sees its own
+/// copy, writable, and nothing else); the bot then runs from that copy.
+#[derive(Debug)]
+pub struct Staging(tempfile::TempDir);
+
+impl Staging {
+    fn new() -> Result<Staging, EntrantsError> {
+        tempfile::Builder::new()
+            .prefix("quads-entrants-")
+            .tempdir()
+            .map(Staging)
+            .map_err(|e| {
+                EntrantsError(format!(
+                    "cannot make a folder for the entrants' copies: {e}"
+                ))
+            })
+    }
+
+    /// Where `name`'s copy goes.
+    fn folder(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
 }
 
 /// The lines of a failed build's log quoted in `entrants.md`.
@@ -53,14 +81,20 @@ pub async fn admit(
     for item in &mut listed {
         if let Listed::Entrant(e) = item {
             e.bot.command.sandbox = t.sandbox.clone();
+            e.bot.command.ponder = t.entrants_ponder;
         }
     }
+    let staging = if t.sandbox.sandbox.is_on() {
+        Some(Staging::new()?)
+    } else {
+        None
+    };
     let logs = t.out.join("entrants");
     std::fs::create_dir_all(&logs)
         .map_err(|e| EntrantsError(format!("cannot create {}: {e}", logs.display())))?;
     let json = t.out.join("entrants.json");
     if json.exists() {
-        return resume(t, &json, listed, &mut progress).await;
+        return resume(t, &json, listed, staging, &mut progress).await;
     }
     let mut verdicts = Vec::new();
     let mut bots = Vec::new();
@@ -72,17 +106,17 @@ pub async fn admit(
             }
             Listed::Entrant(e) => e,
         };
+        let mut entrant = entrant;
         let mut verdict = Verdict::left_out(entrant.about.clone(), String::new());
-        if let Some(command) = &entrant.build {
+        if entrant.build.is_some() {
             progress(&format!("entrants: building {}", entrant.about.name));
-            let log = build_log(&t.out, &entrant.about.name);
-            verdict.build_log = Some(log.clone());
-            if let Err(failed) = build(command, &entrant, &log).await {
-                verdict.reason = failed.reason;
-                verdict.build_tail = failed.tail;
-                verdicts.push(verdict);
-                continue;
-            }
+            verdict.build_log = Some(build_log(&t.out, &entrant.about.name));
+        }
+        if let Err(failed) = prepare(t, &mut entrant, staging.as_ref()).await {
+            verdict.reason = failed.reason;
+            verdict.build_tail = failed.tail;
+            verdicts.push(verdict);
+            continue;
         }
         progress(&format!("entrants: checking {}", entrant.about.name));
         match check(&check_config(t, &entrant)).await {
@@ -110,6 +144,7 @@ pub async fn admit(
                 .iter()
                 .map(|v| (v.about.name.as_str(), v.admitted, v.reason.as_str())),
         ),
+        staging,
     })
 }
 
@@ -118,6 +153,7 @@ async fn resume(
     t: &Tournament,
     json: &Path,
     listed: Vec<Listed>,
+    staging: Option<Staging>,
     progress: &mut impl FnMut(&str),
 ) -> Result<Admission, EntrantsError> {
     let saved = entrants_report::read(json)?;
@@ -145,17 +181,17 @@ async fn resume(
                 )))
             }
         };
-        if let Some(command) = &entrant.build {
+        let mut entrant = (**entrant).clone();
+        if entrant.build.is_some() {
             progress(&format!("entrants: building {}", s.name));
-            let log = build_log(&t.out, &s.name);
-            if let Err(failed) = build(command, entrant, &log).await {
-                return Err(EntrantsError(format!(
-                    "`{}` was admitted, but now its {}; {afresh}",
-                    s.name, failed.reason
-                )));
-            }
         }
-        bots.push(entrant.bot.clone());
+        if let Err(failed) = prepare(t, &mut entrant, staging.as_ref()).await {
+            return Err(EntrantsError(format!(
+                "`{}` was admitted, but now its {}; {afresh}",
+                s.name, failed.reason
+            )));
+        }
+        bots.push(entrant.bot);
     }
     let line = summary(
         saved
@@ -168,6 +204,7 @@ async fn resume(
             "{line}; as {} says (a resumed run checks nothing again)",
             json.display()
         ),
+        staging,
     })
 }
 
@@ -241,8 +278,172 @@ impl Drop for Group {
     }
 }
 
+/// Gets an entrant ready to run: with the sandbox on, its folder copied into its staging
+/// folder and built there in a box (or only copied, without a build), the bot then run from
+/// the copy; with the sandbox off, built in its own folder. Then its command must name a
+/// program of the system or a file of its folder.
+async fn prepare(
+    t: &Tournament,
+    entrant: &mut Entrant,
+    staging: Option<&Staging>,
+) -> Result<(), BuildFailure> {
+    let log = build_log(&t.out, &entrant.about.name);
+    match staging {
+        Some(staging) => {
+            let copy = staging.folder(&entrant.about.name);
+            // Without a build the box only copies: its log stays with the copies.
+            let log = if entrant.build.is_some() {
+                log
+            } else {
+                staging.folder(&format!(".{}.copy.log", entrant.about.name))
+            };
+            boxed_build(entrant, &copy, &log).await?;
+            entrant.bot.command.dir = Some(copy);
+        }
+        None => {
+            if let Some(command) = entrant.build.clone() {
+                build(&command, entrant, &log).await?;
+            }
+        }
+    }
+    runs_its_own(entrant)
+}
+
+/// Whether the command runs a program of the system or a file of the entrant's folder (as
+/// built), and the files it needs are there.
+fn runs_its_own(entrant: &Entrant) -> Result<(), BuildFailure> {
+    let fail = |reason: String| BuildFailure { reason, tail: None };
+    let folder = entrant
+        .bot
+        .command
+        .folder()
+        .map_err(|e| fail(format!("its folder: {e}")))?;
+    let argv = &entrant.bot.command.argv;
+    let search = std::env::var_os("PATH").unwrap_or_default();
+    match quads_referee::sandbox::resolve::find(&argv[0], &folder, &search) {
+        Ok(p) if p.admissible() => Ok(()),
+        Ok(p) => Err(fail(format!(
+            "command `{}` runs {}, which is neither a program of the system nor a file of the entrant's folder",
+            argv[0],
+            p.path.display()
+        ))),
+        Err(e) => Err(fail(format!("command `{}`: {e}", argv[0]))),
+    }
+}
+
+/// Copies the entrant's folder into `copy` inside a box of build walls, and there runs its
+/// build (if any) with `sh -c`: network off, its copy (a tmpfs) writable and nothing else,
+/// time, memory and process limits; its stdout and stderr into `log`; everything it started
+/// ends with it. The copy comes out only when the build succeeds.
+async fn boxed_build(entrant: &Entrant, copy: &Path, log: &Path) -> Result<(), BuildFailure> {
+    use quads_referee::sandbox::{self, Sandbox, SandboxSpec};
+    let fail = |reason: String| BuildFailure { reason, tail: None };
+    std::fs::create_dir(copy)
+        .map_err(|e| fail(format!("cannot create {}: {e}", copy.display())))?;
+    let spec = SandboxSpec {
+        sandbox: Sandbox::build(),
+        named: Vec::new(),
+    };
+    let (walls, _) = sandbox::enforce(&spec).map_err(fail)?;
+    let command = entrant.build.clone().unwrap_or_else(|| "true".to_owned());
+    let request = sandbox::Request {
+        argv: std::slice::from_ref(&command),
+        shell: true,
+        folder: copy,
+        env: &[],
+        walls: &walls,
+        work_from: Some(&entrant.about.folder),
+    };
+    let prepared =
+        sandbox::prepare(&request).map_err(|e| fail(format!("build cannot start: {e}")))?;
+    if let Some(id) = sandbox::owner(&prepared) {
+        let id = Some(nix::unistd::Uid::from_raw(id));
+        nix::unistd::chown(copy, id, id.map(|u| nix::unistd::Gid::from_raw(u.as_raw())))
+            .map_err(|e| fail(format!("cannot hand {} to the build: {e}", copy.display())))?;
+    }
+    let file = std::fs::File::create(log)
+        .map_err(|e| fail(format!("cannot create {}: {e}", log.display())))?;
+    let copy_of = file
+        .try_clone()
+        .map_err(|e| fail(format!("cannot write {}: {e}", log.display())))?;
+    let sandbox::Prepared {
+        command: launcher,
+        mut handle,
+        ..
+    } = prepared;
+    let mut launcher = tokio::process::Command::from(launcher);
+    let mut child = launcher
+        .stdin(Stdio::null())
+        .stdout(file)
+        .stderr(copy_of)
+        .process_group(0)
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| fail(format!("build cannot start: {e}")))?;
+    let Some(pid) = child.id() else {
+        return Err(fail("build ended before it started".into()));
+    };
+    handle.started(pid);
+    let limit = entrant.build_timeout;
+    let status = match tokio::time::timeout(limit, child.wait()).await {
+        Ok(Ok(status)) => status,
+        Ok(Err(e)) => return Err(fail(format!("build: cannot wait for it: {e}"))),
+        Err(_) => {
+            handle.kill();
+            let _ = child.wait().await;
+            let _ = take_report(log, handle.nonce());
+            return Err(BuildFailure {
+                reason: format!("build took more than {}", defaults::text(limit)),
+                tail: Some(tail(log, LOG_TAIL)),
+            });
+        }
+    };
+    let report = take_report(log, handle.nonce());
+    if status.success() {
+        return Ok(());
+    }
+    let what = match report {
+        Some(r) if r.oom_kills > 0 => format!(
+            "reached its memory limit of {}",
+            walls
+                .memory
+                .map_or("?".to_owned(), |m| format!("{} MiB", m >> 20))
+        ),
+        Some(r) if r.forks_refused > 0 => "reached its process limit".to_owned(),
+        _ => exit(status),
+    };
+    Err(failed_build(&what, log))
+}
+
+/// A build that ended badly (`what`: `exit status 3`), with its log's last lines.
+fn failed_build(what: &str, log: &Path) -> BuildFailure {
+    let quoted = tail(log, REASON_TAIL);
+    let quoted = if quoted.is_empty() {
+        format!("{} is empty", log.display())
+    } else {
+        let line = quoted.lines().collect::<Vec<_>>().join(" / ");
+        format!("last lines of {}: {line}", log.display())
+    };
+    BuildFailure {
+        reason: format!("build failed: {what} ({quoted})"),
+        tail: Some(tail(log, LOG_TAIL)),
+    }
+}
+
+/// Takes the sandbox launcher's report (marked by `nonce`) off the end of a build's log.
+fn take_report(log: &Path, nonce: &str) -> Option<quads_referee::sandbox::Report> {
+    let bytes = std::fs::read(log).ok()?;
+    let from = bytes
+        .len()
+        .saturating_sub(quads_referee::sandbox::report::MAX_LINE * 2);
+    let (report, at) = quads_referee::sandbox::Report::find(&bytes[from..], nonce)?;
+    let file = std::fs::OpenOptions::new().write(true).open(log).ok()?;
+    let _ = file.set_len((from + at) as u64);
+    Some(report)
+}
+
 /// Runs an entrant's build with `sh -c` in its folder, in a process group of its own, its
-/// stdout and stderr into `log`.
+/// stdout and stderr into `log` (the sandbox off: no box, no copy).
 async fn build(command: &str, entrant: &Entrant, log: &Path) -> Result<(), BuildFailure> {
     let fail = |reason: String| BuildFailure { reason, tail: None };
     let file = std::fs::File::create(log)
@@ -281,17 +482,7 @@ async fn build(command: &str, entrant: &Entrant, log: &Path) -> Result<(), Build
     if status.success() {
         return Ok(());
     }
-    let quoted = tail(log, REASON_TAIL);
-    let quoted = if quoted.is_empty() {
-        format!("{} is empty", log.display())
-    } else {
-        let line = quoted.lines().collect::<Vec<_>>().join(" / ");
-        format!("last lines of {}: {line}", log.display())
-    };
-    Err(BuildFailure {
-        reason: format!("build failed: {} ({quoted})", exit(status)),
-        tail: Some(tail(log, LOG_TAIL)),
-    })
+    Err(failed_build(&exit(status), log))
 }
 
 /// `exit status 3`, `killed by signal 9`.

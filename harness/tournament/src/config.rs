@@ -13,6 +13,7 @@
 //! time = { movetime = "1s", margin = "50ms" }   # and/or clock = "5m+2s"
 //! anchor = { bot = "greedy", elo = 1500 }       # optional; otherwise the mean rating is 0
 //! entrants = "examples/entrants"   # optional: a folder of entrants, see [`crate::entrants`]
+//! entrants_ponder = false       # entrants think only on their own time (the default)
 //! analyze = true                # judge every game's endgame moves afterwards (`quads analyze`)
 //!
 //! [[bot]]
@@ -63,11 +64,16 @@ struct BotEntry {
     #[serde(default)]
     shell: bool,
     dir: Option<PathBuf>,
+    /// Set in the bot's environment, beyond its box's own variables.
+    #[serde(default)]
+    env: BTreeMap<String, String>,
     #[serde(default)]
     options: BTreeMap<String, toml::Value>,
     time: Option<TimeSection>,
     /// This bot's walls (a sandbox spec), replacing the config's.
     sandbox: Option<String>,
+    /// Whether this bot may think on its opponent's time (default: yes).
+    ponder: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -112,6 +118,7 @@ struct ConfigFile {
     anchor: Option<AnchorSection>,
     sprt: Option<SprtSection>,
     entrants: Option<PathBuf>,
+    entrants_ponder: Option<bool>,
     sandbox: Option<String>,
     analyze: Option<bool>,
     #[serde(default)]
@@ -209,6 +216,9 @@ pub struct Tournament {
     /// A folder of entrants, each built and checked before the first game and, if admitted,
     /// added after the `[[bot]]` bots ([`crate::entrants`]).
     pub entrants: Option<PathBuf>,
+    /// Whether the entrants may think on their opponents' time (`entrants_ponder`; not by
+    /// default: strangers' bots are stopped whole then).
+    pub entrants_ponder: bool,
     /// The walls of every bot that does not name its own, the entrants' included.
     pub sandbox: SandboxSpec,
     /// Whether `quads tournament` judges the games with the solver after playing them.
@@ -296,7 +306,9 @@ pub fn command(text: &str, shell: bool, dir: Option<PathBuf>) -> Result<BotComma
         argv,
         shell,
         dir,
+        env: Vec::new(),
         sandbox: SandboxSpec::default(),
+        ponder: true,
     })
 }
 
@@ -339,6 +351,8 @@ fn bot_specs(
         let mut bot_command = command(&entry.command, entry.shell, entry.dir)
             .map_err(|e| err(format!("{}: bot `{}`: {e}", path.display(), entry.name)))?;
         bot_command.sandbox = sandbox_spec(entry.sandbox.as_deref(), sandbox, path)?;
+        bot_command.env = entry.env.into_iter().collect();
+        bot_command.ponder = entry.ponder.unwrap_or(true);
         bots.push(BotSpec {
             command: bot_command,
             name: entry.name,
@@ -500,6 +514,7 @@ pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, Con
         anchor,
         sprt,
         entrants: file.entrants,
+        entrants_ponder: file.entrants_ponder.unwrap_or(false),
         sandbox,
         analyze: file.analyze.unwrap_or(false),
         bots,

@@ -12,14 +12,17 @@
 //! ```
 //!
 //! This module reads the manifests. A manifest that cannot be used (bad TOML, an unknown key,
-//! a missing one, a name taken twice or by a `[[bot]]`, no `bot.toml` at all) leaves its
-//! entrant out with one line naming the file and the line; the others go on. Building and
+//! a missing one, a name taken twice or by a `[[bot]]`, no `bot.toml` at all, a command or a
+//! build that names something outside the entrant's folder, `..` or an absolute path, a link
+//! in the folder that leads out of it) leaves its entrant out with one line naming the file
+//! and the line; the others go on. Building and
 //! checking are in [`crate::admission`], the report in [`crate::entrants_report`].
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use quads_referee::sandbox::resolve::{foreign_word, links_out};
 use quads_referee::{parse_duration, BotSpec};
 use serde::Deserialize;
 use toml::Spanned;
@@ -38,7 +41,7 @@ struct Manifest {
     name: Spanned<String>,
     author: String,
     command: Spanned<String>,
-    build: Option<String>,
+    build: Option<Spanned<String>>,
     build_timeout: Option<Spanned<String>>,
     #[serde(default)]
     options: BTreeMap<String, toml::Value>,
@@ -206,6 +209,32 @@ fn read_manifest(
         Ok(c) => c,
         Err(e) => return Err((about, format!("{command_at}: {e}"))),
     };
+    // The entrant's box shows it its own folder and the system's only: a command or a build
+    // that names anything else is refused here, in one line, rather than failing in the box.
+    let own = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    for word in &bot_command.argv {
+        if let Some(why) = foreign_word(word, &own) {
+            return Err((about, format!("{command_at}: command: {why}")));
+        }
+    }
+    if let Some(build) = &manifest.build {
+        let build_at = at(build.span());
+        for word in shlex::split(build.get_ref()).unwrap_or_default() {
+            if let Some(why) = foreign_word(&word, &own) {
+                return Err((about, format!("{build_at}: build: {why}")));
+            }
+        }
+    }
+    if let Some((link, leads)) = links_out(dir, 1).into_iter().next() {
+        let name = link.strip_prefix(&own).unwrap_or(&link);
+        let why = format!(
+            "{}: `{}` is a link out of the entrant's folder (to {})",
+            path.display(),
+            name.display(),
+            leads.display()
+        );
+        return Err((about, why));
+    }
     let build_timeout = match manifest.build_timeout {
         None => BUILD_TIMEOUT,
         Some(t) => match parse_duration(t.get_ref()) {
@@ -222,7 +251,7 @@ fn read_manifest(
             time: None,
         },
         about,
-        build: manifest.build,
+        build: manifest.build.map(Spanned::into_inner),
         build_timeout,
     })
 }

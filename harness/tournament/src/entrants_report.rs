@@ -103,9 +103,32 @@ fn json(folder: &Path, verdicts: &[Verdict]) -> String {
     serde_json::to_string_pretty(&all).unwrap_or_default() + "\n"
 }
 
-/// A table cell: one line, with `|` escaped.
+/// A table cell: one line, with `|` escaped and no HTML (an entrant's words reach it).
 fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
+    no_html(text).replace('|', "\\|").replace('\n', " ")
+}
+
+/// `<`, `>` and `&` as entities: a viewer shows them, and runs nothing.
+fn no_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Text an entrant chose (a name, an author, a folder's name), shown as it is: every
+/// character Markdown or HTML would read as markup escaped.
+fn plain(text: &str) -> String {
+    let mut out = String::new();
+    for c in no_html(text).chars() {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '(' | ')' | '!'
+        ) {
+            out.push('\\');
+        }
+        out.push(if c == '\n' { ' ' } else { c });
+    }
+    out
 }
 
 /// `entrants.md`.
@@ -131,9 +154,9 @@ fn markdown(t: &Tournament, folder: &Path, verdicts: &[Verdict]) -> String {
         let _ = writeln!(
             md,
             "| {} | {} | {} | {} | {} |",
-            cell(&v.about.name),
-            cell(&v.about.author),
-            cell(&v.about.language),
+            plain(&v.about.name),
+            plain(&v.about.author),
+            plain(&v.about.language),
             if v.admitted { "admitted" } else { "left out" },
             cell(&v.reason)
         );
@@ -145,10 +168,10 @@ fn markdown(t: &Tournament, folder: &Path, verdicts: &[Verdict]) -> String {
             let _ = writeln!(
                 md,
                 "\n### {} ({})\n",
-                v.about.name,
-                v.about.folder.display()
+                plain(&v.about.name),
+                plain(&v.about.folder.display().to_string())
             );
-            let _ = writeln!(md, "{}", v.reason);
+            let _ = writeln!(md, "{}", no_html(&v.reason));
             if let Some(reports) = &v.reports {
                 let lines: Vec<String> = reports
                     .iter()
@@ -180,22 +203,30 @@ fn markdown(t: &Tournament, folder: &Path, verdicts: &[Verdict]) -> String {
     if !warned.is_empty() {
         md.push_str("\n## Warnings of admitted entrants\n");
         for (v, lines) in warned {
-            let _ = writeln!(md, "\n### {}", v.about.name);
+            let _ = writeln!(md, "\n### {}", plain(&v.about.name));
             fenced(&mut md, &lines);
         }
     }
     md
 }
 
-/// Lines in a fenced block, with a blank line before it.
+/// Lines in a fenced block, with a blank line before it: a fence longer than any run of
+/// backticks in them, so that no line (a bot's words among them) can close it.
 fn fenced(md: &mut String, lines: &[String]) {
     if lines.is_empty() {
         return;
     }
-    md.push_str("\n```text\n");
+    let longest = lines
+        .iter()
+        .flat_map(|l| l.split(|c| c != '`').map(str::len))
+        .max()
+        .unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    md.push_str(&format!("\n{fence}text\n"));
     for line in lines {
         md.push_str(line);
         md.push('\n');
     }
-    md.push_str("```\n");
+    md.push_str(&fence);
+    md.push('\n');
 }

@@ -168,6 +168,7 @@ mod tests {
             anchor: None,
             sprt: None,
             entrants: None,
+            entrants_ponder: false,
             sandbox: quads_referee::sandbox::SandboxSpec::default(),
         }
     }

@@ -161,12 +161,17 @@ pub fn fingerprint(t: &Tournament, schedule: &[Scheduled]) -> String {
         t.variants.iter().map(|r| r.to_string()).collect::<Vec<_>>()
     ));
     for bot in &t.bots {
-        put(format!("{bot:?}"));
+        // Not its folder: an entrant runs from a copy whose place differs from run to run.
+        let c = &bot.command;
+        put(format!(
+            "{:?} {:?} {} {:?} {:?} {} {:?} {:?}",
+            bot.name, c.argv, c.shell, c.env, c.sandbox, c.ponder, bot.options, bot.time
+        ));
     }
     put(format!("{:?}", t.time));
     put(format!(
-        "{:?} {:?} {} {} {}",
-        t.margin, t.handshake_timeout, t.keep_alive, t.ponder, t.log_cap
+        "{:?} {:?} {} {} {} {}",
+        t.margin, t.handshake_timeout, t.keep_alive, t.ponder, t.entrants_ponder, t.log_cap
     ));
     put(format!("{:?} {:?}", t.anchor, t.sandbox));
     for g in schedule {

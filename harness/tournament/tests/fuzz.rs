@@ -186,6 +186,7 @@ fn record(t: &Tournament, g: &Scheduled) -> String {
         command: t.bots[i].name.clone(),
         id: None,
         sandbox: None,
+        ponder: None,
     };
     GameRecord {
         game: g.number,

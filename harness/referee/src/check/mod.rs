@@ -97,7 +97,7 @@ pub fn passed(reports: &[Report]) -> bool {
 pub async fn check(config: &CheckConfig) -> Result<Vec<Report>, SpawnError> {
     let mut reports = Vec::new();
     for scenario in scenarios(&config.rules) {
-        let bot = BotProcess::spawn(&config.command, defaults::LOG_CAP)?;
+        let bot = BotProcess::spawn(&config.command, defaults::LOG_CAP).await?;
         let mut talk = Talk::new(bot, config);
         let outcome = scenario.run(&mut talk).await;
         reports.push(talk.finish(scenario, outcome).await);

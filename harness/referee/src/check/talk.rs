@@ -278,9 +278,10 @@ fn read_move(line: &str) -> Result<Move, Failed> {
 /// Why a line could not be sent: the bot was gone before it could read it.
 fn unsent(gone: Reply, line: &str) -> Failed {
     match gone {
-        Reply::Exited(status) => format!(
-            "the bot {} before the referee could send `{line}`",
-            crate::describe_exit(status)
+        Reply::Exited(exit) => format!(
+            "the bot {} before the referee could send `{line}`{}",
+            crate::describe_exit(exit.status),
+            if line.starts_with("quads ") { crate::fault::last_words(&exit) } else { String::new() }
         ),
         _ => format!(
             "the bot stopped reading its stdin (closed it, or left it full for 5 s) before the referee could send `{line}`"
@@ -293,9 +294,15 @@ fn describe(reply: Reply, waiting_for: &str) -> Failed {
         Reply::Timeout => {
             format!("nothing on stdout while waiting for {waiting_for}: did you flush?")
         }
-        Reply::Exited(status) => format!(
-            "the bot {} while the referee waited for {waiting_for}",
-            crate::describe_exit(status)
+        // Gone before its handshake: what it said last, and what it could read, tell why.
+        Reply::Exited(exit) => format!(
+            "the bot {} while the referee waited for {waiting_for}{}",
+            crate::describe_exit(exit.status),
+            if waiting_for.contains("quadsok") {
+                crate::fault::last_words(&exit)
+            } else {
+                String::new()
+            }
         ),
         Reply::Closed => {
             format!("the bot closed stdout while the referee waited for {waiting_for}")

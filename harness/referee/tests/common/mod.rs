@@ -117,3 +117,52 @@ pub fn assert_forfeit(o: &Outcome, seat: &str, reason: &str, detail: &str, limit
 pub fn movetime() -> Duration {
     Duration::from_millis(MOVETIME)
 }
+
+/// A bot in `mode` whose sandbox is `spec`.
+#[allow(dead_code, reason = "only the sandbox's attacks choose the walls")]
+pub fn walled(mode: &[&str], spec: &str) -> BotSpec {
+    let mut b = bot(mode);
+    b.command.sandbox = spec.parse().unwrap();
+    b
+}
+
+/// Plays `legal` (first) against the attacker in `mode` (second) inside walls `spec`.
+#[allow(dead_code, reason = "only the sandbox's attacks use it")]
+pub fn attack(mode: &[&str], spec: &str, settings: &Settings) -> Outcome {
+    duel(bot(&["legal"]), walled(mode, spec), settings, START)
+}
+
+/// The attacker's report of its attack.
+#[allow(dead_code, reason = "only the sandbox's attacks use it")]
+pub fn report(o: &Outcome) -> &str {
+    o.logs[1]
+        .lines()
+        .find_map(|l| l.strip_prefix("attack: "))
+        .unwrap_or_else(|| {
+            panic!(
+                "no attack line in {:?} ({:?})",
+                o.logs[1], o.record.failures
+            )
+        })
+}
+
+/// The attack failed and the game went on: no forfeit on either side.
+#[allow(dead_code, reason = "only the sandbox's attacks use it")]
+pub fn held(o: &Outcome, how: &str) {
+    assert_eq!(report(o), how);
+    assert!(o.record.failures.is_empty(), "{:?}", o.record.failures);
+}
+
+/// Settings with a long limit per move, for attacks that take time.
+#[allow(dead_code, reason = "only the sandbox's attacks use it")]
+pub fn slow(rules: &str) -> Settings {
+    let mut s = settings(rules);
+    s.time.movetime = Some(20_000);
+    s
+}
+
+/// Whether the referee runs as root (the box then runs as a user of its own).
+#[allow(dead_code, reason = "only some tests depend on it")]
+pub fn root() -> bool {
+    nix::unistd::geteuid().is_root()
+}

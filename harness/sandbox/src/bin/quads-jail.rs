@@ -1,6 +1,6 @@
 //! `quads-jail`: the launcher the referee starts every sandboxed bot through (see
-//! `quads_referee::sandbox`).
+//! `quads_sandbox`).
 
 fn main() {
-    quads_referee::sandbox::jail_main()
+    quads_sandbox::jail_main()
 }
