@@ -294,3 +294,16 @@ fn shard_options_that_cannot_work_are_refused_before_any_game() {
         format!("quads: {outs} is a shard's folder: merge into another folder")
     );
 }
+
+/// Regression: two runs that both failed to write a file compared equal (a missing file was
+/// read as empty).
+#[test]
+fn a_file_missing_from_both_runs_is_a_difference() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let found = common::differences(a.path(), b.path());
+    assert_eq!(found.len(), 18, "{found:?}");
+    assert_eq!(
+        found[0],
+        format!("{} is missing", a.path().join("games.jsonl").display())
+    );
+}

@@ -87,9 +87,33 @@ pub fn games(path: &Path) -> Vec<serde_json::Value> {
 #[allow(dead_code, reason = "used by the soak run and the shards' tests only")]
 /// How the result files of two runs differ, timing apart (the records' `timing`, results.csv's
 /// duration): the first difference of each file. Two runs of the same config and seed with
-/// deterministic bots, however cut into shards, give none.
+/// deterministic bots, however cut into shards, give none. A file missing from either run is a
+/// difference (two runs that both failed to write it do not compare equal).
 pub fn differences(a: &Path, b: &Path) -> Vec<String> {
     let mut broken = Vec::new();
+    let mut missing = |out: &Path, file: &str| -> bool {
+        let gone = !out.join(file).is_file();
+        if gone {
+            broken.push(format!("{} is missing", out.join(file).display()));
+        }
+        gone
+    };
+    let lacks = [
+        "games.jsonl",
+        "results.csv",
+        "standings.csv",
+        "pairwise.csv",
+        "standings.txt",
+        "games.pgn",
+        "elo.svg",
+        "crosstable.svg",
+        "convergence.svg",
+    ]
+    .iter()
+    .fold(false, |any, f| missing(a, f) | missing(b, f) | any);
+    if lacks {
+        return broken;
+    }
     let games = |out: &Path| -> Vec<String> {
         games(&out.join("games.jsonl"))
             .into_iter()
@@ -114,7 +138,7 @@ pub fn differences(a: &Path, b: &Path) -> Vec<String> {
     // results.csv ends each row with the game's duration: the one column measured.
     let results = |out: &Path| -> Vec<String> {
         std::fs::read_to_string(out.join("results.csv"))
-            .unwrap_or_default()
+            .expect("results.csv, checked above")
             .lines()
             .map(|l| l.rsplit_once(',').map_or(l, |(rest, _)| rest).to_owned())
             .collect()
@@ -131,7 +155,7 @@ pub fn differences(a: &Path, b: &Path) -> Vec<String> {
         "crosstable.svg",
         "convergence.svg",
     ] {
-        let read = |out: &Path| std::fs::read(out.join(file)).unwrap_or_default();
+        let read = |out: &Path| std::fs::read(out.join(file)).expect("checked above");
         if read(a) != read(b) {
             broken.push(format!("{file} differs between the two runs"));
         }

@@ -229,16 +229,21 @@ pub(crate) fn check_movetime(t: &Tournament) -> Duration {
 
 /// The reason an entrant that failed the check is left out: its first failing scenario.
 fn failure(reports: &[Report]) -> String {
-    let failing: Vec<&Report> = reports.iter().filter(|r| r.failure.is_some()).collect();
+    let failing: Vec<&Report> = reports
+        .iter()
+        .filter(|r| r.failure.is_some() && r.run)
+        .collect();
     let Some(first) = failing.first() else {
         return String::new();
     };
     let hint = first.failure.as_deref().unwrap_or_default();
     let hint = hint.split_whitespace().collect::<Vec<_>>().join(" ");
-    let more = match failing.len() {
-        1 => String::new(),
-        2 => " (and 1 more failing scenario)".to_owned(),
-        n => format!(" (and {} more failing scenarios)", n - 1),
+    let skipped = reports.iter().filter(|r| !r.run).count();
+    let more = match (failing.len(), skipped) {
+        (_, n) if n > 0 => format!(" (the other {n} scenarios not run)"),
+        (1, _) => String::new(),
+        (2, _) => " (and 1 more failing scenario)".to_owned(),
+        (n, _) => format!(" (and {} more failing scenarios)", n - 1),
     };
     format!("FAIL {}: {hint}{more}", first.name)
 }

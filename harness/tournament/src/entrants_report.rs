@@ -175,7 +175,7 @@ fn markdown(t: &Tournament, folder: &Path, verdicts: &[Verdict]) -> String {
             if let Some(reports) = &v.reports {
                 let lines: Vec<String> = reports
                     .iter()
-                    .filter(|r| r.failure.is_some())
+                    .filter(|r| r.failure.is_some() && r.run)
                     .flat_map(render::text)
                     .collect();
                 fenced(&mut md, &lines);

@@ -52,7 +52,13 @@ pub struct Report {
     pub warnings: Vec<String>,
     /// Every line exchanged (`info` lines go to the log, as in a game, and are not shown).
     pub exchange: Vec<Line>,
+    /// Whether it was played: after a failed handshake the others are not (each would wait for
+    /// the same handshake, and fail it the same way).
+    pub run: bool,
 }
+
+/// Why a scenario was not played.
+pub const NOT_RUN: &str = "not run: the handshake failed";
 
 /// What a check runs with.
 #[derive(Clone, Debug)]
@@ -92,11 +98,23 @@ pub fn passed(reports: &[Report]) -> bool {
     reports.iter().all(|r| r.failure.is_none())
 }
 
-/// Runs every scenario, each on a fresh process of the bot. Fails only when the bot cannot
-/// be started at all.
+/// Runs every scenario, each on a fresh process of the bot; when the first, the handshake,
+/// fails, the others are marked not run (the author learns it at once, not after every
+/// scenario has waited for the same handshake). Fails only when the bot cannot be started at
+/// all.
 pub async fn check(config: &CheckConfig) -> Result<Vec<Report>, SpawnError> {
-    let mut reports = Vec::new();
+    let mut reports: Vec<Report> = Vec::new();
     for scenario in scenarios(&config.rules) {
+        if reports.first().is_some_and(|r| r.failure.is_some()) {
+            reports.push(Report {
+                name: scenario.name(),
+                failure: Some(NOT_RUN.to_owned()),
+                warnings: Vec::new(),
+                exchange: Vec::new(),
+                run: false,
+            });
+            continue;
+        }
         let bot = BotProcess::spawn(&config.command, defaults::LOG_CAP).await?;
         let mut talk = Talk::new(bot, config);
         let outcome = scenario.run(&mut talk).await;

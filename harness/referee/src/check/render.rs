@@ -10,6 +10,7 @@ pub fn text(r: &Report) -> Vec<String> {
     let mut out = Vec::new();
     match &r.failure {
         None => out.push(format!("ok    {}", r.name)),
+        Some(hint) if !r.run => out.push(format!("SKIP  {}: {hint}", r.name)),
         Some(hint) => {
             out.push(format!("FAIL  {}: {hint}", r.name));
             for line in &r.exchange {
@@ -25,12 +26,18 @@ pub fn text(r: &Report) -> Vec<String> {
     out
 }
 
-/// The closing line: how many passed, how many warnings.
+/// The closing line: how many passed, how many were not run, how many warnings.
 pub fn summary(reports: &[Report]) -> String {
     let failed = reports.iter().filter(|r| r.failure.is_some()).count();
+    let skipped = reports.iter().filter(|r| !r.run).count();
     let warned: usize = reports.iter().map(|r| r.warnings.len()).sum();
+    let not_run = if skipped > 0 {
+        format!(" ({skipped} not run: the handshake failed)")
+    } else {
+        String::new()
+    };
     format!(
-        "{} of {} scenarios passed, {warned} warning{}",
+        "{} of {} scenarios passed{not_run}, {warned} warning{}",
         reports.len() - failed,
         reports.len(),
         if warned == 1 { "" } else { "s" }
@@ -46,6 +53,7 @@ pub fn json(reports: &[Report]) -> serde_json::Value {
             serde_json::json!({
                 "scenario": r.name,
                 "ok": r.failure.is_none(),
+                "run": r.run,
                 "hint": r.failure,
                 "warnings": r.warnings,
                 "exchange": r.exchange.iter().map(|l| serde_json::json!({

@@ -250,6 +250,7 @@ impl Talk {
             failure,
             warnings,
             exchange: self.exchange,
+            run: true,
         }
     }
 }
