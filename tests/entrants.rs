@@ -445,6 +445,9 @@ fn bad_manifests_are_one_line_each_and_too_few_bots_stop_the_event() {
 /// house bot are rated, eve is left out for her illegal gives.
 #[test]
 fn the_competition_config_runs_the_example_entrants() {
+    if !common::needs(&["node", "cc"]) {
+        return;
+    }
     let q = Quads::new();
     let text = std::fs::read_to_string(Path::new(ROOT).join("configs/competition.toml")).unwrap();
     let text = text

@@ -128,6 +128,9 @@ fn game_against(level: u8) -> (String, serde_json::Value) {
 
 #[test]
 fn a_person_plays_a_whole_game_against_each_level() {
+    if !common::needs(&["tmux"]) {
+        return;
+    }
     for level in 1..=5u8 {
         let (end, rec) = game_against(level);
         assert_eq!(rec["first"]["name"], "human");
@@ -166,6 +169,9 @@ fn a_person_plays_a_whole_game_against_each_level() {
 
 #[test]
 fn two_people_play_on_one_keyboard_and_one_claims_the_win_the_other_missed() {
+    if !common::needs(&["tmux"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("saved");
     let args = [
@@ -233,6 +239,9 @@ fn two_people_play_on_one_keyboard_and_one_claims_the_win_the_other_missed() {
 
 #[test]
 fn the_puzzle_of_a_day_is_played_out_against_the_solver() {
+    if !common::needs(&["tmux"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let date: quads_puzzle::Date = "2026-12-01".parse().unwrap();
     let puzzle = quads_puzzle::of_day(date, &Rules::QUADS, quads_puzzle::Level::Easy).unwrap();
@@ -290,6 +299,9 @@ fn the_puzzle_of_a_day_is_played_out_against_the_solver() {
 
 #[test]
 fn the_screen_speaks_the_language_asked_for_or_the_locale_s() {
+    if !common::needs(&["tmux"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     for (lang, args, env) in [
         (Lang::It, vec!["play", "--human", "--lang", "it"], vec![]),
@@ -316,6 +328,9 @@ fn the_screen_speaks_the_language_asked_for_or_the_locale_s() {
 
 #[test]
 fn a_person_whose_clock_runs_out_loses_on_time() {
+    if !common::needs(&["tmux"]) {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("saved");
     let args = [

@@ -135,6 +135,9 @@ async fn press(b: &browser::Browser, key: Key) {
 
 #[tokio::test(flavor = "current_thread")]
 async fn the_report_shows_the_tournament_in_a_real_browser() {
+    if !common::needs(&["chromium", "chromedriver"]) {
+        return;
+    }
     let q = Quads::new();
     let out = tournament(&q);
     let records = common::games(&out.join("games.jsonl"));

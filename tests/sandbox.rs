@@ -85,6 +85,9 @@ fn kill_a_referee(q: &Quads, marker: &str, sandbox: &str) -> u32 {
 
 #[test]
 fn a_referee_killed_with_sigkill_leaves_nothing_of_its_bots() {
+    if !common::needs(&["root"]) {
+        return;
+    }
     let q = Quads::new();
     // Without the walls the helpers outlive it (and are cleaned up here).
     let marker = format!("quads-sigkill-off-{}", std::process::id());
@@ -181,6 +184,9 @@ fn expect(on: &[&str]) -> Vec<(String, String)> {
 
 #[test]
 fn an_ordinary_user_gets_the_walls_it_can_have_and_is_told_which() {
+    if !common::needs(&["root"]) {
+        return;
+    }
     assert!(
         nix::unistd::geteuid().is_root(),
         "this test makes a user: run it as root (CI does)"

@@ -143,6 +143,9 @@ fn lines(path: &Path) -> usize {
 
 #[test]
 fn a_sharded_tournament_on_slurm_survives_a_killed_task_and_merges_to_one_machines_files() {
+    if !common::needs(&["root", "slurmctld", "slurmd", "munged", "sbatch"]) {
+        return;
+    }
     let q = Quads::new();
     let bot = common::quads_bot().display().to_string();
     // Bots that think 40 ms a move: a shard takes a few seconds, time to kill one mid-way.

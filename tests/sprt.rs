@@ -108,3 +108,61 @@ fn a_ladder_holds_or_names_its_broken_rung() {
         "quads: ladder broken at rung 3: level-2 is not shown stronger than level-3 (H0 accepted)\n"
     );
 }
+
+/// Ctrl-C (SIGINT) or SIGTERM before the test decides: exit code 130, never 2 ("undecided"),
+/// so that a script can tell a stopped test from one that ran out of pairs.
+#[test]
+fn a_signal_before_the_verdict_exits_130_not_undecided() {
+    use std::io::BufRead;
+    for signal in [
+        nix::sys::signal::Signal::SIGINT,
+        nix::sys::signal::Signal::SIGTERM,
+    ] {
+        let q = Quads::new();
+        let random = format!("{} --level 1", bot());
+        // Two equal bots and a narrow test: thousands of pairs before a verdict.
+        let mut child = q
+            .command(&[
+                "sprt",
+                "--bot",
+                &random,
+                "--bot",
+                &random,
+                "--elo0",
+                "0",
+                "--elo1",
+                "5",
+                "--max-pairs",
+                "100000",
+                "--movetime",
+                "1s",
+                "--out",
+                "o",
+            ])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+        // The first pair's line says the test runs.
+        let mut line = String::new();
+        while !line.starts_with("pairs ") {
+            line.clear();
+            assert!(
+                stderr.read_line(&mut line).unwrap() > 0,
+                "quads sprt ended early"
+            );
+        }
+        let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+        nix::sys::signal::kill(pid, signal).unwrap();
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(130), "{signal}: {rest}");
+        assert!(
+            rest.lines()
+                .any(|l| l == "quads: interrupted before the test decided"),
+            "{signal}: {rest}"
+        );
+    }
+}

@@ -194,11 +194,17 @@ fn the_python_kit_passes_the_checker_and_plays_every_variant() {
 
 #[test]
 fn the_c_kit_passes_the_checker_and_plays_every_variant() {
+    if !common::needs(&["cc"]) {
+        return;
+    }
     passes_the_checker_and_plays_every_variant("c");
 }
 
 #[test]
 fn the_javascript_kit_passes_the_checker_and_plays_every_variant() {
+    if !common::needs(&["node"]) {
+        return;
+    }
     passes_the_checker_and_plays_every_variant("javascript");
 }
 
@@ -209,6 +215,9 @@ fn the_rust_kit_passes_the_checker_and_plays_every_variant() {
 
 #[test]
 fn the_java_kit_passes_the_checker_and_plays_every_variant() {
+    if !common::needs(&["javac", "java"]) {
+        return;
+    }
     passes_the_checker_and_plays_every_variant("java");
 }
 
@@ -216,6 +225,9 @@ fn the_java_kit_passes_the_checker_and_plays_every_variant() {
 /// the machine has first): the box shows each interpreter by its own installation.
 #[test]
 fn the_python_kit_plays_with_the_systems_python_too() {
+    if !common::needs(&["/usr/bin/python3"]) {
+        return;
+    }
     let q = Quads::new();
     let system = Path::new("/usr/bin/python3");
     assert!(
@@ -260,6 +272,9 @@ fn the_python_kit_plays_with_the_systems_python_too() {
 /// the Go runtime's threads and memory fit a box, as the JVM's do.
 #[test]
 fn a_go_bot_plays_under_the_default_walls() {
+    if !common::needs(&["go"]) {
+        return;
+    }
     let q = Quads::new();
     std::fs::set_permissions(
         q.dir(),
@@ -297,6 +312,9 @@ fn a_go_bot_plays_under_the_default_walls() {
 /// box's own cgroups, shown read-only), not the machine's 24 GiB and every core.
 #[test]
 fn the_jvm_sees_its_boxs_limits() {
+    if !common::needs(&["javac", "java"]) {
+        return;
+    }
     let q = Quads::new();
     let show =
         "java -XshowSettings:system -version 2>&1 | grep -E 'Memory Limit|Effective CPU Count' >&2";

@@ -18,6 +18,7 @@ mod report_cmd;
 mod rules_cmd;
 mod sandbox_cmd;
 mod show;
+mod shown;
 mod solve_cmd;
 mod sprt_cmd;
 mod tournament_cmd;
@@ -49,6 +50,10 @@ macro_rules! outln {
 macro_rules! outp {
     ($($arg:tt)*) => { $crate::out(format_args!($($arg)*)) };
 }
+
+/// The exit code of a long command stopped by SIGINT or SIGTERM (128 + SIGINT's number):
+/// `quads tournament`, `quads sprt` and `quads ladder` alike, apart from every verdict.
+pub const INTERRUPTED: u8 = 130;
 
 use clap::{Parser, Subcommand};
 
@@ -172,7 +177,7 @@ fn run(cli: Cli) -> ExitCode {
         },
         Command::Tournament(args) => match tournament_cmd::run_cmd(&args) {
             Ok(tournament_cmd::Ended::Finished) => Ok(()),
-            Ok(tournament_cmd::Ended::Interrupted) => return ExitCode::from(130),
+            Ok(tournament_cmd::Ended::Interrupted) => return ExitCode::from(INTERRUPTED),
             Err(e) => Err(e),
         },
     };

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use quads_referee::{
-    defaults, parse_duration, run_match, time_control, BotEntry, BotSpec, MatchConfig, Settings,
+    defaults, parse_duration, time_control, BotEntry, BotSpec, MatchConfig, Settings,
 };
 use quads_rules::Rules;
 
@@ -92,17 +92,13 @@ pub fn run(args: &Args) -> Result<(), String> {
         keep_alive: args.keep_alive,
         out: args.out.clone(),
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the runtime: {e}"))?;
     let started = std::time::Instant::now();
     let mut moves = 0usize;
     let games = config.games;
     let quiet = args.quiet;
     // A bot given as a command line is shown by the name it gave in its handshake.
     let mut shown: [String; 2] = config.bots.clone().map(|b| b.name);
-    let scores = runtime.block_on(run_match(&config, |r| {
+    let played = quads_results::matches::play_match(&config, |r| {
         moves += r.moves.len();
         for entry in [&r.first, &r.second] {
             let bot = config.bots.iter().position(|b| b.name == entry.name);
@@ -134,24 +130,10 @@ pub fn run(args: &Args) -> Result<(), String> {
                 r.moves.len()
             );
         }
-    }));
-    let scores = scores.map_err(|e| e.to_string())?;
-    crate::sandbox_cmd::record(&config.out, &config.bots)?;
-    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
-    crate::report_cmd::write_event(
-        &config.out,
-        &quads_reports::html::EventInfo {
-            name: format!("match: {} vs {}", names[0], names[1]),
-            seed: Some(config.seed),
-            bots: names,
-            anchor: None,
-            machine: Some(crate::report_cmd::machine()),
-            games: vec!["games.jsonl".to_owned()],
-        },
-    )?;
-    let page = crate::report_cmd::rebuild(&config.out, None)?;
+    })
+    .map_err(|e| e.to_string())?;
     let elapsed = started.elapsed();
-    for (name, s) in distinct(&shown, &config.bots).iter().zip(scores) {
+    for (name, s) in distinct(&shown, &config.bots).iter().zip(played.scores) {
         crate::outln!(
             "{}: {} wins, {} draws, {} losses",
             name,
@@ -167,7 +149,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         per_move(elapsed, moves),
         config.out.join("games.jsonl").display()
     );
-    crate::outln!("report in {}", page.display());
+    crate::outln!("report in {}", played.page.display());
     Ok(())
 }
 

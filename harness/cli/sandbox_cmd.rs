@@ -1,6 +1,6 @@
 //! `quads sandbox`: which of the bots' protections this machine enforces, and why any is off.
 
-use quads_referee::sandbox::{preflight, probe, SandboxSpec, PROTECTIONS};
+use quads_referee::sandbox::{probe, SandboxSpec, PROTECTIONS};
 use quads_referee::BotCommand;
 
 /// Arguments of `quads sandbox`.
@@ -51,22 +51,8 @@ impl Flag {
 
 /// Prints each sandbox warning once, or fails on a protection asked for that cannot be had.
 pub fn warn(specs: &[SandboxSpec]) -> Result<(), String> {
-    for w in preflight(specs)? {
+    for w in quads_results::walls::warnings(specs).map_err(|e| e.to_string())? {
         eprintln!("quads: warning: {w}");
     }
     Ok(())
-}
-
-/// Writes `OUT/sandbox.txt`: each bot's walls as they stand on this machine (a canonical
-/// spec, or `off`), so that the results say what protected them.
-pub fn record(out: &std::path::Path, bots: &[quads_referee::BotSpec]) -> Result<(), String> {
-    let mut text = String::from(
-        "# The walls each bot ran inside (docs/sandbox.md); `quads sandbox` says why any is off.\n",
-    );
-    for bot in bots {
-        let (walls, _) = quads_referee::sandbox::enforce(&bot.command.sandbox)?;
-        text.push_str(&format!("{}: {walls}\n", bot.name));
-    }
-    let path = out.join("sandbox.txt");
-    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

@@ -248,3 +248,47 @@ pub fn marked(marker: &str) -> Vec<i32> {
         })
         .collect()
 }
+
+/// The variable that turns a skipped test into a failed one. The README's test command
+/// (`scripts/test`, and so CI) sets it to 1, so that a run can never pass by skipping.
+pub const NO_SKIPS: &str = "QUADS_TEST_NO_SKIPS";
+
+/// Whether this machine has what a test needs: a program on the PATH (`tmux`), a file
+/// (`/usr/bin/python3`), or `root`. When something is missing the test should return at once:
+/// this says so in one line on the terminal (not captured, so `cargo test` shows it), or, with
+/// `QUADS_TEST_NO_SKIPS=1`, fails the test with that line.
+#[allow(dead_code, reason = "only the tests that need an outside tool ask")]
+pub fn needs(what: &[&str]) -> bool {
+    use std::io::Write;
+    let missing: Vec<&str> = what.iter().copied().filter(|w| !present(w)).collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let test = std::thread::current().name().unwrap_or("a test").to_owned();
+    let line = format!(
+        "skipped {test}: it needs {}, which this machine lacks (scripts/test installs it)",
+        missing.join(", ")
+    );
+    if std::env::var_os(NO_SKIPS).is_some_and(|v| v == "1") {
+        panic!("{line}; {NO_SKIPS}=1 turns a skip into a failure");
+    }
+    // std::io::stderr(), not eprintln!: the test harness captures the macros only.
+    let _ = writeln!(std::io::stderr(), "{line}");
+    false
+}
+
+fn present(what: &str) -> bool {
+    if what == "root" {
+        return nix::unistd::geteuid().is_root();
+    }
+    if what.contains('/') {
+        return Path::new(what).exists();
+    }
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::metadata(dir.join(what))
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    })
+}

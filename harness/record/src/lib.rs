@@ -10,6 +10,7 @@
 //! killed, log sizes) sits under the `timing` key, so that records with `timing` removed are
 //! byte-identical between runs with the same seed and deterministic bots.
 
+pub mod files;
 mod words;
 
 pub use words::{ForfeitReason, GameResult, Reason, Seat, UnknownWord};

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::charts;
+use crate::numbers::{plain, signed};
 use crate::report::{Report, FORFEITS};
 
 /// Renders one output file from a report.
@@ -25,7 +26,7 @@ fn csv_bytes(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> Vec<u8
 }
 
 fn f1(x: f64) -> String {
-    format!("{x:.1}")
+    plain(x, 1)
 }
 
 /// `results.csv`: one row per game.
@@ -128,10 +129,13 @@ impl Exporter for PairwiseCsv {
             "games",
             "points",
             "score_pct",
-            "elo_diff",
-            "diff_low",
-            "diff_high",
-            "los",
+            "h2h_elo",
+            "h2h_low",
+            "h2h_high",
+            "model_diff",
+            "model_low",
+            "model_high",
+            "model_los",
         ];
         csv_bytes(
             &header,
@@ -144,6 +148,9 @@ impl Exporter for PairwiseCsv {
                         p.games.to_string(),
                         format!("{:.1}", p.points),
                         f1(p.score_pct),
+                        f1(p.h2h.0),
+                        f1(p.h2h.1),
+                        f1(p.h2h.2),
                         f1(p.diff.0),
                         f1(p.diff.1),
                         f1(p.diff.2),
@@ -242,16 +249,13 @@ pub fn table(report: &Report) -> String {
         } else {
             b.variant.clone()
         };
-        // Normalised so that a zero advantage never prints as -0.0.
-        let advantage = if b.first_move.abs() < 0.05 {
-            0.0
-        } else {
-            b.first_move
-        };
         let (low, high) = b.first_move_interval;
         let _ = writeln!(
             s,
-            "{title} (first-mover advantage {advantage:+.1} Elo, 95% interval [{low:+.0}, {high:+.0}])"
+            "{title} (first-mover advantage {} Elo, 95% interval [{}, {}])",
+            signed(b.first_move, 1),
+            signed(low, 0),
+            signed(high, 0)
         );
         let _ = writeln!(
             s,
@@ -269,16 +273,16 @@ pub fn table(report: &Report) -> String {
                 .collect();
             let _ = writeln!(
                 s,
-                "  {:<width$}  {:>5} {:>5} {:>5} {:>5} {:>5.1}%  {:>+7.1}  [{:+.0}, {:+.0}]   {}",
+                "  {:<width$}  {:>5} {:>5} {:>5} {:>5} {:>5.1}%  {:>7}  [{}, {}]   {}",
                 r.bot,
                 r.games,
                 r.wins,
                 r.draws,
                 r.losses,
                 r.score_pct,
-                r.elo,
-                r.elo_low,
-                r.elo_high,
+                signed(r.elo, 1),
+                signed(r.elo_low, 0),
+                signed(r.elo_high, 0),
                 if forfeits.is_empty() {
                     "-".to_owned()
                 } else {
@@ -287,7 +291,11 @@ pub fn table(report: &Report) -> String {
             );
         }
         if b.variant == "all" {
-            let _ = writeln!(s, "  pairwise: {:<width$} vs {:<width$}  games  score    Elo diff  95% interval    LOS", "bot", "opponent");
+            let _ = writeln!(
+                s,
+                "  pairwise: {:<width$} vs {:<width$}  games  score  {:<21}  {:<21}  model LOS",
+                "bot", "opponent", "head-to-head Elo, 95%", "model diff, 95%"
+            );
             for p in b.pairwise.iter().filter(|p| {
                 p.bot < p.opponent
                     || !b
@@ -295,12 +303,26 @@ pub fn table(report: &Report) -> String {
                         .iter()
                         .any(|q| q.bot == p.opponent && q.opponent == p.bot)
             }) {
+                let h2h = format!("[{}, {}]", signed(p.h2h.1, 0), signed(p.h2h.2, 0));
+                let model = format!("[{}, {}]", signed(p.diff.1, 0), signed(p.diff.2, 0));
                 let _ = writeln!(
                     s,
-                    "            {:<width$} vs {:<width$}  {:>5} {:>5.1}%  {:>+8.1}  [{:+.0}, {:+.0}]  {:>5.1}%",
-                    p.bot, p.opponent, p.games, p.score_pct, p.diff.0, p.diff.1, p.diff.2, 100.0 * p.los
+                    "            {:<width$} vs {:<width$}  {:>5} {:>5.1}%  {:>6} {:<14}  {:>6} {:<14}  {:>8.1}%",
+                    p.bot,
+                    p.opponent,
+                    p.games,
+                    p.score_pct,
+                    signed(p.h2h.0, 1),
+                    h2h,
+                    signed(p.diff.0, 1),
+                    model,
+                    100.0 * p.los
                 );
             }
+            let _ = writeln!(
+                s,
+                "  (head-to-head: the Elo that the pair's own score stands for; model: the first bot's rating minus the second's, as above, fitted on every game; LOS: how likely the first is the stronger, by the model)"
+            );
         }
         s.push('\n');
     }
@@ -358,10 +380,7 @@ pub fn write_all(report: &Report, dir: &Path) -> std::io::Result<Vec<&'static st
     std::fs::create_dir_all(dir)?;
     let mut written = Vec::new();
     for e in exporters() {
-        let bytes = e.render(report);
-        let tmp = dir.join(format!(".{}.tmp", e.file()));
-        std::fs::write(&tmp, bytes)?;
-        std::fs::rename(&tmp, dir.join(e.file()))?;
+        quads_record::files::write_atomic(&dir.join(e.file()), &e.render(report))?;
         written.push(e.file());
     }
     Ok(written)

@@ -4,6 +4,7 @@
 pub mod charts;
 pub mod export;
 pub mod html;
+pub mod numbers;
 pub mod ratings;
 pub mod report;
 pub mod sprt;

@@ -69,9 +69,13 @@ pub struct PairRow {
     pub points: f64,
     /// The bot's points as a percentage.
     pub score_pct: f64,
-    /// Elo difference (bot minus opponent) and its 95% interval.
+    /// The pair's own Elo: the Elo difference its head-to-head score stands for, with its 95%
+    /// interval (infinite when one side won every game; see [`crate::numbers::head_to_head`]).
+    pub h2h: (f64, f64, f64),
+    /// The model's difference: the bot's rating minus the opponent's, both fitted on every
+    /// game of the block, and its 95% interval.
     pub diff: (f64, f64, f64),
-    /// Likelihood that the bot is the stronger.
+    /// Likelihood that the bot is the stronger, by the model.
     pub los: f64,
 }
 
@@ -195,7 +199,7 @@ pub fn build(
                 forfeits: vec![0; FORFEITS.len()],
             })
             .collect();
-        let mut met: BTreeMap<(usize, usize), (u32, f64)> = BTreeMap::new();
+        let mut met: BTreeMap<(usize, usize), (u32, f64, f64)> = BTreeMap::new();
         for &i in &chosen {
             let (g, r) = (rated[i].1, &records[i].1);
             for (bot, score) in [(g.first, g.score), (g.second, 1.0 - g.score)] {
@@ -225,6 +229,7 @@ pub fn build(
                 let e = met.entry((a, b)).or_default();
                 e.0 += 1;
                 e.1 += s;
+                e.2 += s * s;
             }
         }
         for row in &mut rows {
@@ -235,12 +240,13 @@ pub fn build(
         }
         let pairwise = met
             .iter()
-            .map(|(&(a, b), &(games, points))| PairRow {
+            .map(|(&(a, b), &(games, points, squares))| PairRow {
                 bot: names[a].clone(),
                 opponent: names[b].clone(),
                 games,
                 points,
                 score_pct: 100.0 * points / f64::from(games),
+                h2h: crate::numbers::head_to_head(games, points, squares),
                 diff: (
                     f.ratings[a] - f.ratings[b],
                     ci.diff[a][b].0,

@@ -243,10 +243,18 @@ pub struct Overrides {
 fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ConfigError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| err(format!("cannot read {}: {e}", path.display())))?;
-    toml::from_str(&text).map_err(|e| {
+    parse_toml_text(&text, path)
+}
+
+/// Parses TOML `text`, naming `path` (and the line) in an error.
+fn parse_toml_text<T: serde::de::DeserializeOwned>(
+    text: &str,
+    path: &Path,
+) -> Result<T, ConfigError> {
+    toml::from_str(text).map_err(|e| {
         let line = e
             .span()
-            .map(|s| format!(" (line {})", line_of(&text, s.start)))
+            .map(|s| format!(" (line {})", line_of(text, s.start)))
             .unwrap_or_default();
         err(format!("{}{line}: {}", path.display(), e.message()))
     })
@@ -378,7 +386,21 @@ pub fn cores() -> usize {
 
 /// Reads and checks a tournament config.
 pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, ConfigError> {
-    let file: ConfigFile = parse_toml(path)?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| err(format!("cannot read {}: {e}", path.display())))?;
+    parse_config(&text, path, overrides)
+}
+
+/// Checks a tournament config given as text (say, received over HTTP); `source` names it in
+/// errors, as a file's path would. Paths in it are relative to the current folder, as a
+/// file's are.
+pub fn parse_config(
+    text: &str,
+    source: &Path,
+    overrides: &Overrides,
+) -> Result<Tournament, ConfigError> {
+    let path = source;
+    let file: ConfigFile = parse_toml_text(text, path)?;
     let at = |text: String| err(format!("{}: {text}", path.display()));
     let sandbox = sandbox_spec(file.sandbox.as_deref(), &SandboxSpec::default(), path)?;
     let bots = bot_specs(file.bot, path, &sandbox)?;

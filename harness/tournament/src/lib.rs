@@ -13,8 +13,8 @@ mod shard;
 
 pub use admission::{admit, Admission, EntrantsError};
 pub use config::{
-    check_sprt, command, cores, read_bots_file, read_config, ConfigError, Format, Openings,
-    Overrides, SprtSettings, Tournament,
+    check_sprt, command, cores, parse_config, read_bots_file, read_config, ConfigError, Format,
+    Openings, Overrides, SprtSettings, Tournament,
 };
 pub use merge::{merge, MergeError, Merged, ShardDir};
 pub use run::{journal_records, read_journal, run, RunError};

@@ -42,9 +42,7 @@ pub fn write_all(analysis: &Analysis, dir: &Path) -> Result<(), AnalysisError> {
     })?;
     for e in exporters() {
         let path = dir.join(e.file());
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, e.render(analysis))
-            .and_then(|()| std::fs::rename(&tmp, &path))
+        quads_record::files::write_atomic(&path, &e.render(analysis))
             .map_err(|source| AnalysisError::Write { path, source })?;
     }
     Ok(())

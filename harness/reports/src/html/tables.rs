@@ -8,6 +8,7 @@ use super::analysis::{Analysis, SummaryRow};
 use super::escape::html;
 use super::event::EventInfo;
 use crate::charts::{self, Format, Kind};
+use crate::numbers::{plain, signed};
 use crate::report::{Block, Report, FORFEITS};
 
 fn title(variant: &str) -> String {
@@ -19,7 +20,7 @@ fn title(variant: &str) -> String {
 }
 
 fn f1(x: f64) -> String {
-    format!("{x:.1}")
+    plain(x, 1)
 }
 
 /// A time control in words: `movetime 1000` is 1 s a move, `base 300000 inc 2000` a clock.
@@ -153,15 +154,13 @@ fn forfeit_words(counts: &[u32]) -> String {
 }
 
 fn block_heading(b: &Block) -> String {
-    let advantage = if b.first_move.abs() < 0.05 {
-        0.0
-    } else {
-        b.first_move
-    };
     let (low, high) = b.first_move_interval;
     format!(
-        "<h3>{}</h3><p class=\"note\">first-mover advantage {advantage:+.1} Elo, 95% interval [{low:+.0}, {high:+.0}]</p>",
-        html(&title(&b.variant))
+        "<h3>{}</h3><p class=\"note\">first-mover advantage {} Elo, 95% interval [{}, {}]</p>",
+        html(&title(&b.variant)),
+        signed(b.first_move, 1),
+        signed(low, 0),
+        signed(high, 0)
     )
 }
 
@@ -199,12 +198,13 @@ pub fn standings(report: &Report) -> String {
     s
 }
 
-/// Each pairing once per block: games, score, Elo difference with its interval, LOS.
+/// Each pairing once per block: games, score, the pair's own (head-to-head) Elo with its
+/// interval, the model's difference of ratings with its interval, and the model's LOS.
 pub fn pairwise(report: &Report) -> String {
     let mut s = String::new();
     for b in &report.blocks {
         let _ = write!(s, "<h3>{}</h3>", html(&title(&b.variant)));
-        s.push_str("<table class=\"pairwise\"><thead><tr><th>bot</th><th>opponent</th><th>games</th><th>points</th><th>score %</th><th>Elo diff</th><th>95% interval</th><th>LOS %</th></tr></thead><tbody>");
+        s.push_str("<table class=\"pairwise\"><thead><tr><th>bot</th><th>opponent</th><th>games</th><th>points</th><th>score %</th><th title=\"the Elo difference that the pair's own score stands for\">head-to-head Elo</th><th>95% interval</th><th title=\"the first bot's rating minus the second's, fitted on every game of the block\">model diff</th><th>95% interval</th><th title=\"how likely the first bot is the stronger, by the model\">model LOS %</th></tr></thead><tbody>");
         let once = b.pairwise.iter().filter(|p| {
             p.bot < p.opponent
                 || !b
@@ -215,15 +215,18 @@ pub fn pairwise(report: &Report) -> String {
         for p in once {
             let _ = write!(
                 s,
-                "<tr><td class=\"bot\">{}</td><td class=\"bot\">{}</td><td>{}</td><td>{:.1}</td><td>{}</td><td>{:+.1}</td><td>[{:+.0}, {:+.0}]</td><td>{:.1}</td></tr>",
+                "<tr><td class=\"bot\">{}</td><td class=\"bot\">{}</td><td>{}</td><td>{:.1}</td><td>{}</td><td>{}</td><td>[{}, {}]</td><td>{}</td><td>[{}, {}]</td><td>{:.1}</td></tr>",
                 html(&p.bot),
                 html(&p.opponent),
                 p.games,
                 p.points,
                 f1(p.score_pct),
-                p.diff.0,
-                p.diff.1,
-                p.diff.2,
+                signed(p.h2h.0, 1),
+                signed(p.h2h.1, 0),
+                signed(p.h2h.2, 0),
+                signed(p.diff.0, 1),
+                signed(p.diff.1, 0),
+                signed(p.diff.2, 0),
                 100.0 * p.los
             );
         }

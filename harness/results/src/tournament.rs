@@ -1,0 +1,208 @@
+//! `quads tournament`: admit the entrants, play a config's schedule (or a shard of it) into
+//! its folder, resuming if it was stopped, then write the results, the analysis if asked for,
+//! and the report.
+
+use std::cell::RefCell;
+use std::path::Path;
+
+use quads_record::files::{ENTRANTS_MD, GAMES, JOURNAL};
+use quads_record::GameRecord;
+use quads_reports::html::{Anchor, EventInfo};
+use quads_tournament::{
+    admit, cores, read_journal, run, schedule, select, Layout, RunError, Scheduled, Shard,
+    ShardInfo, Tournament,
+};
+use tokio::sync::watch;
+
+use crate::folder::{create, machine};
+use crate::rating::write_results;
+use crate::signals::{stop_signal, watch_stops, Stop};
+use crate::{judge, page, walls, Event, ResultsError, Sink};
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// Every game is played and every file written.
+    Finished,
+    /// Stopped by a signal; the same command resumes it.
+    Interrupted,
+}
+
+/// What a tournament run plays besides its config.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Only this shard of the schedule, into a folder of its own.
+    pub shard: Option<Shard>,
+    /// Judge the games with the solver afterwards (also when the config says so).
+    pub analyze: bool,
+}
+
+/// What to warn of before a run: walls this machine cannot give, more games at once than
+/// cores. An error for a wall asked for by name that cannot be had.
+pub fn warnings(t: &Tournament) -> Result<Vec<String>, ResultsError> {
+    let mut specs: Vec<_> = t.bots.iter().map(|b| b.command.sandbox.clone()).collect();
+    if t.entrants.is_some() {
+        specs.push(t.sandbox.clone());
+    }
+    let mut all = walls::warnings(&specs)?;
+    if t.concurrency > cores() {
+        all.push(format!(
+            "concurrency {} is more than the {} cores here; bots will share cores and think slower",
+            t.concurrency,
+            cores()
+        ));
+    }
+    Ok(all)
+}
+
+/// Plays tournament `t` (read from `config`) into its folder and writes every file of it.
+pub fn play(
+    config: &Path,
+    mut t: Tournament,
+    options: Options,
+    sink: &mut dyn Sink,
+) -> Result<Ended, ResultsError> {
+    create(&t.out)?;
+    let runtime = runtime(t.concurrency)?;
+    let mut _staging = None;
+    if let Some(folder) = t.entrants.clone() {
+        let admitted = runtime.block_on(async {
+            let admit = admit(&t, &folder, |line| sink.event(Event::Admission(line)));
+            // A stop while building or checking drops the future, which kills the build's
+            // process group or the bot being checked.
+            tokio::select! {
+                admitted = admit => Some(admitted),
+                _ = stop_signal() => None,
+            }
+        });
+        let Some(admitted) = admitted else {
+            sink.event(Event::InterruptedAdmitting);
+            return Ok(Ended::Interrupted);
+        };
+        let admitted = admitted?;
+        sink.event(Event::Admitted(&admitted.summary));
+        t.bots.extend(admitted.bots);
+        // The entrants run from their copies: kept until the run ends.
+        _staging = admitted.staging;
+        if t.bots.len() < 2 {
+            return Err(ResultsError::TooFewBots {
+                config: config.to_owned(),
+                found: t.bots.len(),
+                entrants: t.out.join(ENTRANTS_MD),
+            });
+        }
+    }
+    walls::record(&t.out, &t.bots)?;
+    let games = games(&t, options.shard)?;
+    let journal = t.out.join(JOURNAL);
+    sink.event(Event::Started {
+        name: &t.name,
+        games: games.len(),
+        shard: options.shard.map(|s| (s, Layout::of(&t).games)),
+        concurrency: t.concurrency,
+        out: &t.out,
+    });
+    let (cancel_tx, cancel_rx) = watch::channel(false);
+    let played = std::cell::Cell::new(0usize);
+    let sink = RefCell::new(sink);
+    let outcome = runtime.block_on(async {
+        let stops = watch_stops(&cancel_tx, |stop| {
+            sink.borrow_mut().event(match stop {
+                Stop::First => Event::Stopping,
+                Stop::Again => Event::StillStopping,
+            });
+        });
+        let games = run(&t, &games, &journal, cancel_rx, |record, done| {
+            played.set(played.get() + 1);
+            sink.borrow_mut()
+                .event(Event::GameFinished { record, done });
+        });
+        tokio::select! {
+            outcome = games => outcome,
+            () = stops => unreachable!("watch_stops never returns"),
+        }
+    });
+    let sink = sink.into_inner();
+    match outcome {
+        Ok(()) => {}
+        Err(RunError::Interrupted { done, total }) => {
+            sink.event(Event::Interrupted {
+                done,
+                total,
+                journal: &journal,
+            });
+            return Ok(Ended::Interrupted);
+        }
+        Err(e) => return Err(e.into()),
+    }
+    // Every game is in the journal: the run kept none of them in memory.
+    let records = read_journal(&journal, &t, &games)?;
+    let resumed = records.len() - played.get();
+    let mut ordered: Vec<GameRecord> = records.into_values().collect();
+    ordered.sort_by_key(|r| r.game);
+    let report = write_results(&t.out, event_of(&t), ordered, resumed, sink)?;
+    if options.analyze || t.analyze {
+        judge::judge_run(&t.out, sink)?;
+    }
+    let page = page::rebuild(&t.out, Some(report))?;
+    sink.event(Event::Report(&page));
+    Ok(Ended::Finished)
+}
+
+/// The games this run plays: the whole schedule, or a shard of it. A shard's folder gets
+/// `shard.json`, which says which shard of which tournament it holds; a folder never holds
+/// both a shard and a whole run.
+fn games(t: &Tournament, shard: Option<Shard>) -> Result<Vec<Scheduled>, ResultsError> {
+    let all = schedule(t);
+    let had = ShardInfo::read(&t.out).map_err(ResultsError::Shard)?;
+    let Some(shard) = shard else {
+        return match had {
+            Some(old) => Err(ResultsError::Shard(format!(
+                "{} holds shard {} of a tournament; play the whole tournament into another --out, or give --shard {}",
+                t.out.display(),
+                old.shard,
+                old.shard
+            ))),
+            None => Ok(all),
+        };
+    };
+    let layout = Layout::of(t);
+    layout.check(shard).map_err(ResultsError::Shard)?;
+    if had.is_none() && t.out.join(JOURNAL).exists() {
+        return Err(ResultsError::Shard(format!(
+            "{} holds games of a whole tournament, not of a shard; give each shard a folder of its own",
+            t.out.display()
+        )));
+    }
+    ShardInfo::new(t, &all, shard)
+        .claim(&t.out)
+        .map_err(ResultsError::Shard)?;
+    Ok(select(&all, &layout, shard))
+}
+
+/// A tournament's event.json, before the ratings order its bots.
+fn event_of(t: &Tournament) -> EventInfo {
+    EventInfo {
+        name: t.name.clone(),
+        seed: Some(t.seed),
+        bots: t.bots.iter().map(|b| b.name.clone()).collect(),
+        anchor: t.anchor.as_ref().map(|(bot, elo)| Anchor {
+            bot: bot.clone(),
+            elo: *elo,
+        }),
+        machine: Some(machine()),
+        games: vec![GAMES.to_owned()],
+    }
+}
+
+/// The runtime that plays a run's games: one worker thread per game in flight, at most one
+/// per core. Makes room for the open files of its bots first, or says why not.
+pub fn runtime(concurrency: usize) -> Result<tokio::runtime::Runtime, ResultsError> {
+    quads_referee::open_files::make_room(concurrency)
+        .map_err(|e| ResultsError::OpenFiles(e.to_string()))?;
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(cores().min(concurrency).max(1))
+        .enable_all()
+        .build()
+        .map_err(ResultsError::Runtime)
+}
