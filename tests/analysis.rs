@@ -253,3 +253,51 @@ fn bad_input_is_a_one_line_error() {
     );
     assert!(!q.dir().join("out").exists(), "nothing written on an error");
 }
+
+/// `quads book games`: level 5 plays the book's moves in every book position it meets; a
+/// random bot, in the same games, does not, and each of its moves off the book is named.
+#[test]
+fn book_games_finds_level_5_on_the_book_and_a_random_bot_off_it() {
+    let q = Quads::new();
+    let cfg = config(
+        &q,
+        "book",
+        r#"seed = 3
+pairs = 2
+concurrency = 1
+variants = ["quads", "classic"]
+openings = { random_moves = 0 }
+time = { movetime = "2s" }"#,
+        &[("level-5", "--level 5"), ("random", "--strategy random")],
+    );
+    q.ok(&["tournament", cfg.to_str().unwrap(), "--quiet", "--out", "b"]);
+    let games = common::games(&q.dir().join("b/games.jsonl")).len();
+    assert_eq!(games, 8);
+    let five = q.ok(&["book", "games", "b"]);
+    let line = five.lines().last().unwrap();
+    let made: usize = line
+        .split(" made ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{five}"));
+    // Level 5 moves first in half the games: at least one book position each.
+    assert!(made >= 4, "{five}");
+    assert_eq!(
+        line,
+        format!("8 games: level-5 made {made} moves in book positions, {made} of them the book's; 0 moves with 4 or fewer pieces placed in positions the book does not hold")
+    );
+    let out = q.run(&["book", "games", "b", "--bot", "random"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let off: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("OFF BOOK game "))
+        .collect();
+    assert!(!off.is_empty(), "{text}");
+    assert!(
+        off.iter()
+            .all(|l| l.contains(": random played ") && l.contains(", the book says ")),
+        "{text}"
+    );
+}

@@ -211,97 +211,28 @@ pub fn run(args: &Args) -> Result<u8, String> {
 /// `quads book games`: the bot's moves in book positions against the book.
 fn games_played(games: &std::path::Path, bot: &str) -> Result<u8, String> {
     let path = if games.is_dir() {
-        games.join("games.jsonl")
+        games.join(quads_record::files::GAMES)
     } else {
         games.to_path_buf()
     };
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let records =
-        quads_record::parse_jsonl(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let (mut in_book, mut off, mut wrong) = (0usize, 0usize, Vec::new());
-    for record in &records {
-        let rules: Rules = record
-            .rules
-            .parse()
-            .map_err(|e| format!("game {}: {e}", record.game))?;
-        let Some(book) = Book::shipped(&rules) else {
-            continue;
-        };
-        let mut pos: quads_rules::Position = record
-            .start
-            .parse()
-            .map_err(|e| format!("game {}: {e}", record.game))?;
-        for (i, text) in record.moves.iter().enumerate() {
-            let mv: quads_rules::Move = text
-                .parse()
-                .map_err(|e| format!("game {}, move {}: {e}", record.game, i + 1))?;
-            let mover = match pos.to_move() {
-                quads_rules::Player::First => &record.first.name,
-                quads_rules::Player::Second => &record.second.name,
-            };
-            let next = pos
-                .play(mv, &rules)
-                .map_err(|e| format!("game {}, move {}: {e}", record.game, i + 1))?;
-            if mover == bot && pos.hand().is_some() {
-                match book.lookup(&pos) {
-                    Some(found) => {
-                        in_book += 1;
-                        if !same_move(book, &pos, mv, found.mv, &rules) {
-                            wrong.push(format!(
-                                "game {}, move {}: {bot} played {mv} in {pos}, the book says {}",
-                                record.game,
-                                i + 1,
-                                found.mv
-                            ));
-                        }
-                    }
-                    None if pos.placed() <= 4 => off += 1,
-                    None => {}
-                }
-            }
-            pos = next;
-        }
-    }
-    for w in &wrong {
-        crate::outln!("OFF BOOK {w}");
+    let records = quads_record::files::read_games(&path).map_err(|e| e.to_string())?;
+    let audit = quads_analysis::book_audit::audit(&records, bot).map_err(|e| e.to_string())?;
+    for w in &audit.off {
+        crate::outln!(
+            "OFF BOOK game {}, move {}: {bot} played {} in {}, the book says {}",
+            w.game,
+            w.index,
+            w.played,
+            w.position,
+            w.book
+        );
     }
     crate::outln!(
-        "{} games: {bot} made {in_book} moves in book positions, {} of them the book's; {off} moves with 4 or fewer pieces placed in positions the book does not hold",
-        records.len(),
-        in_book - wrong.len()
+        "{} games: {bot} made {} moves in book positions, {} of them the book's; {} moves with 4 or fewer pieces placed in positions the book does not hold",
+        audit.games,
+        audit.in_book,
+        audit.in_book - audit.off.len(),
+        audit.unknown
     );
-    Ok(u8::from(!wrong.is_empty()))
-}
-
-/// Whether moves `a` and `b` in `pos` lead to the same position up to the symmetries (a
-/// winning placement announced or not).
-fn same_move(
-    book: &Book,
-    pos: &quads_rules::Position,
-    a: quads_rules::Move,
-    b: quads_rules::Move,
-    rules: &Rules,
-) -> bool {
-    use quads_rules::{Move, Then};
-    let auto = Rules {
-        claim: Claim::Auto,
-        ..*rules
-    };
-    let plain = |m: Move| match m {
-        Move::Place {
-            to,
-            then: Then::Quarto,
-        } => Move::Place {
-            to,
-            then: Then::Nothing,
-        },
-        m => m,
-    };
-    let after = |m: Move| {
-        pos.play(plain(m), &auto)
-            .ok()
-            .map(|x| book.canonical(&x).map_or(x, |(form, _)| form))
-    };
-    after(a).is_some() && after(a) == after(b)
+    Ok(u8::from(!audit.off.is_empty()))
 }

@@ -9,7 +9,7 @@ pub struct Args {}
 
 /// Prints one line per protection: `on` or `off` with the reason.
 pub fn run(_: &Args) -> Result<(), String> {
-    let found = probe()?;
+    let found = probe().map_err(|e| e.to_string())?;
     for (name, what) in PROTECTIONS {
         match found.off(name) {
             None if found.protections.iter().any(|(n, _)| n == name) => {

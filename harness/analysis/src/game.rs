@@ -115,8 +115,9 @@ fn result_for(result: GameResult, p: Player) -> Value {
     }
 }
 
-/// The positions a record passes through, from its start to its end.
-fn replay(record: &GameRecord, rules: &Rules) -> Result<Vec<Position>, RecordError> {
+/// The positions a record passes through, from its start to its end (one more than its
+/// moves), checked against its rules and its recorded end.
+pub fn replay(record: &GameRecord, rules: &Rules) -> Result<Vec<Position>, RecordError> {
     let start: Position = record.start.parse().map_err(RecordError::Start)?;
     start
         .check(rules)

@@ -19,6 +19,7 @@
 //! unjudged only when it ended before a move was made with at most N empty squares, and the
 //! output says how many were.
 
+pub mod book_audit;
 pub mod error;
 pub mod export;
 pub mod game;

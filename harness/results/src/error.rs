@@ -108,12 +108,12 @@ pub enum ResultsError {
     /// The entrants could not be admitted.
     #[error(transparent)]
     Entrants(#[from] quads_tournament::EntrantsError),
-    /// The sandbox cannot give what was asked for.
-    #[error("{0}")]
-    Sandbox(String),
+    /// The sandbox cannot give a wall asked for by name.
+    #[error(transparent)]
+    Sandbox(#[from] quads_referee::sandbox::WallError),
     /// A shard that does not fit the folder or the schedule.
-    #[error("{0}")]
-    Shard(String),
+    #[error(transparent)]
+    Shard(#[from] quads_tournament::ShardError),
     /// A runtime for the games could not be made.
     #[error("cannot start the runtime: {0}")]
     Runtime(std::io::Error),

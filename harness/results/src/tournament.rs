@@ -10,7 +10,7 @@ use quads_record::GameRecord;
 use quads_reports::html::{Anchor, EventInfo};
 use quads_tournament::{
     admit, cores, read_journal, run, schedule, select, Layout, RunError, Scheduled, Shard,
-    ShardInfo, Tournament,
+    ShardError, ShardInfo, Tournament,
 };
 use tokio::sync::watch;
 
@@ -154,29 +154,23 @@ pub fn play(
 /// both a shard and a whole run.
 fn games(t: &Tournament, shard: Option<Shard>) -> Result<Vec<Scheduled>, ResultsError> {
     let all = schedule(t);
-    let had = ShardInfo::read(&t.out).map_err(ResultsError::Shard)?;
+    let had = ShardInfo::read(&t.out)?;
     let Some(shard) = shard else {
         return match had {
-            Some(old) => Err(ResultsError::Shard(format!(
-                "{} holds shard {} of a tournament; play the whole tournament into another --out, or give --shard {}",
-                t.out.display(),
-                old.shard,
-                old.shard
-            ))),
+            Some(old) => Err(ShardError::HoldsShard {
+                dir: t.out.clone(),
+                shard: old.shard,
+            }
+            .into()),
             None => Ok(all),
         };
     };
     let layout = Layout::of(t);
-    layout.check(shard).map_err(ResultsError::Shard)?;
+    layout.check(shard)?;
     if had.is_none() && t.out.join(JOURNAL).exists() {
-        return Err(ResultsError::Shard(format!(
-            "{} holds games of a whole tournament, not of a shard; give each shard a folder of its own",
-            t.out.display()
-        )));
+        return Err(ShardError::HoldsWholeRun { dir: t.out.clone() }.into());
     }
-    ShardInfo::new(t, &all, shard)
-        .claim(&t.out)
-        .map_err(ResultsError::Shard)?;
+    ShardInfo::new(t, &all, shard).claim(&t.out)?;
     Ok(select(&all, &layout, shard))
 }
 

@@ -17,7 +17,7 @@ pub fn record(out: &Path, bots: &[BotSpec]) -> Result<(), ResultsError> {
         "# The walls each bot ran inside (docs/sandbox.md); `quads sandbox` says why any is off.\n",
     );
     for bot in bots {
-        let (walls, _) = enforce(&bot.command.sandbox).map_err(ResultsError::Sandbox)?;
+        let (walls, _) = enforce(&bot.command.sandbox)?;
         text.push_str(&format!("{}: {walls}\n", bot.name));
     }
     write(&out.join(SANDBOX), text.as_bytes())
@@ -26,5 +26,5 @@ pub fn record(out: &Path, bots: &[BotSpec]) -> Result<(), ResultsError> {
 /// Each default wall this machine cannot give, once, in words; an error for a wall asked for
 /// by name that cannot be had.
 pub fn warnings(specs: &[SandboxSpec]) -> Result<Vec<String>, ResultsError> {
-    preflight(specs).map_err(ResultsError::Sandbox)
+    Ok(preflight(specs)?)
 }

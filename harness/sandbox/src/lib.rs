@@ -28,7 +28,8 @@ pub mod walls;
 pub use boxed::{owner, prepare, BoxHandle, Prepared, Request, SandboxError};
 pub use jail::jail_main;
 pub use machine::{
-    enforce, enforce_on, jail_path, machine, pause_holds, preflight, probe, Probe, JAIL,
+    enforce, enforce_on, jail_path, machine, pause_off, preflight, probe, Probe, Unavailable,
+    WallError, JAIL,
 };
 pub use plan::Plan;
 pub use report::Report;

@@ -58,39 +58,79 @@ pub fn jail_path() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// Why the launcher cannot run on this machine at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Unavailable {
+    /// `quads-jail` is not beside the referee (nor named by `$QUADS_JAIL`).
+    #[error("{JAIL} is not beside the referee: build it with `cargo build --release --workspace`")]
+    NoLauncher,
+    /// It could not be started.
+    #[error("cannot run {}: {why}", path.display())]
+    CannotRun {
+        /// The launcher.
+        path: PathBuf,
+        /// The system's words.
+        why: String,
+    },
+    /// Its probe failed.
+    #[error("{} --probe failed: {stderr}", path.display())]
+    ProbeFailed {
+        /// The launcher.
+        path: PathBuf,
+        /// What it said.
+        stderr: String,
+    },
+}
+
+/// A wall asked for by name that this machine cannot give.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WallError {
+    /// Walls were named, and the launcher cannot run.
+    #[error("the sandbox cannot run on this machine: {0}")]
+    CannotRun(Unavailable),
+    /// This wall cannot be enforced here.
+    #[error("the sandbox cannot enforce `{wall}` on this machine: {why}")]
+    CannotEnforce {
+        /// The wall, as `quads sandbox` names it.
+        wall: &'static str,
+        /// Why, as the probe says.
+        why: String,
+    },
+}
+
 /// Runs `quads-jail --probe`: which protections this machine enforces.
-pub fn probe() -> Result<Probe, String> {
-    let jail = jail_path().ok_or_else(|| {
-        format!(
-            "{JAIL} is not beside the referee: build it with `cargo build --release --workspace`"
-        )
-    })?;
+pub fn probe() -> Result<Probe, Unavailable> {
+    let jail = jail_path().ok_or(Unavailable::NoLauncher)?;
     let out = std::process::Command::new(&jail)
         .arg("--probe")
         .stdin(std::process::Stdio::null())
         .output()
-        .map_err(|e| format!("cannot run {}: {e}", jail.display()))?;
+        .map_err(|e| Unavailable::CannotRun {
+            path: jail.clone(),
+            why: e.to_string(),
+        })?;
     if !out.status.success() {
-        return Err(format!(
-            "{} --probe failed: {}",
-            jail.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
+        return Err(Unavailable::ProbeFailed {
+            path: jail,
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+        });
     }
     Ok(Probe::parse(&String::from_utf8_lossy(&out.stdout)))
 }
 
 /// This machine's probe, run once (`Err` when `quads-jail` cannot run at all).
-pub fn machine() -> &'static Result<Probe, String> {
-    static MACHINE: OnceLock<Result<Probe, String>> = OnceLock::new();
+pub fn machine() -> &'static Result<Probe, Unavailable> {
+    static MACHINE: OnceLock<Result<Probe, Unavailable>> = OnceLock::new();
     MACHINE.get_or_init(probe)
 }
 
 /// Why `protection` cannot be had here, if it cannot.
-fn missing<'a>(machine: &'a Result<Probe, String>, protection: &str) -> Option<&'a str> {
+fn missing(machine: &Result<Probe, Unavailable>, protection: &str) -> Option<String> {
     match machine {
-        Err(why) => Some(why),
-        Ok(p) => p.off(protection),
+        Err(why) => Some(why.to_string()),
+        Ok(p) => p.off(protection).map(str::to_owned),
     }
 }
 
@@ -99,8 +139,8 @@ fn missing<'a>(machine: &'a Result<Probe, String>, protection: &str) -> Option<&
 /// protection the spec names that cannot be had.
 pub fn enforce_on(
     spec: &SandboxSpec,
-    machine: &Result<Probe, String>,
-) -> Result<(Sandbox, Vec<String>), String> {
+    machine: &Result<Probe, Unavailable>,
+) -> Result<(Sandbox, Vec<String>), WallError> {
     let mut s = spec.sandbox.clone();
     if !s.is_on() {
         return Ok((Sandbox::OFF, Vec::new()));
@@ -108,7 +148,7 @@ pub fn enforce_on(
     let mut warnings = Vec::new();
     if let Err(why) = machine {
         if !spec.named.is_empty() {
-            return Err(format!("the sandbox cannot run on this machine: {why}"));
+            return Err(WallError::CannotRun(why.clone()));
         }
         return Ok((
             Sandbox::OFF,
@@ -130,9 +170,7 @@ pub fn enforce_on(
             continue;
         };
         if named(name) {
-            return Err(format!(
-                "the sandbox cannot enforce `{name}` on this machine: {why}"
-            ));
+            return Err(WallError::CannotEnforce { wall: name, why });
         }
         match name {
             "filesystem" => s.filesystem = false,
@@ -164,27 +202,24 @@ pub fn enforce_on(
 }
 
 /// [`enforce_on`] this machine.
-pub fn enforce(spec: &SandboxSpec) -> Result<(Sandbox, Vec<String>), String> {
+pub fn enforce(spec: &SandboxSpec) -> Result<(Sandbox, Vec<String>), WallError> {
     if !spec.sandbox.is_on() {
         return Ok((Sandbox::OFF, Vec::new()));
     }
     enforce_on(spec, machine())
 }
 
-/// Whether this machine can stop a whole box (the freezer), or why not: without it, a paused
-/// bot's process group is stopped with SIGSTOP, and a process that left it is not.
-pub fn pause_holds() -> Result<(), String> {
-    match missing(machine(), "pause") {
-        None => Ok(()),
-        Some(why) => Err(why.to_owned()),
-    }
+/// Why this machine cannot stop a whole box (the freezer), if it cannot: then a paused bot's
+/// process group is stopped with SIGSTOP, and a process that left it is not.
+pub fn pause_off() -> Option<String> {
+    missing(machine(), "pause")
 }
 
 /// Before a run: the warnings for every bot's walls (each once), or the first protection asked
 /// for that this machine cannot give.
 pub fn preflight<'a>(
     specs: impl IntoIterator<Item = &'a SandboxSpec>,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, WallError> {
     let mut warnings: Vec<String> = Vec::new();
     for spec in specs {
         for w in enforce(spec)?.1 {
@@ -200,7 +235,7 @@ pub fn preflight<'a>(
 mod tests {
     use super::*;
 
-    fn probe(text: &str) -> Result<Probe, String> {
+    fn probe(text: &str) -> Result<Probe, Unavailable> {
         Ok(Probe::parse(text))
     }
 
@@ -234,12 +269,12 @@ mod tests {
                 "the sandbox's `landlock` layer is off on this machine: Landlock: not supported",
             ]
         );
-        let no_jail: Result<Probe, String> = Err("quads-jail is not beside the referee".into());
+        let no_jail: Result<Probe, Unavailable> = Err(Unavailable::NoLauncher);
         let (s, w) = enforce_on(&SandboxSpec::default(), &no_jail).unwrap();
         assert_eq!(s, Sandbox::OFF);
         assert_eq!(
             w,
-            ["the sandbox is off on this machine: quads-jail is not beside the referee"]
+            ["the sandbox is off on this machine: quads-jail is not beside the referee: build it with `cargo build --release --workspace`"]
         );
     }
 
@@ -247,19 +282,27 @@ mod tests {
     fn a_named_protection_the_machine_lacks_is_an_error() {
         let spec: SandboxSpec = "memory=256MiB".parse().unwrap();
         let no_memcg = ALL_ON.replace("memory on", "memory off no memory cgroup");
+        let e = enforce_on(&spec, &probe(&no_memcg)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the sandbox cannot enforce `memory` on this machine: no memory cgroup"
+        );
         assert_eq!(
             enforce_on(&spec, &probe(&no_memcg)),
-            Err("the sandbox cannot enforce `memory` on this machine: no memory cgroup".to_owned())
+            Err(WallError::CannotEnforce {
+                wall: "memory",
+                why: "no memory cgroup".to_owned()
+            })
         );
         assert_eq!(
             enforce_on(
                 &"isolation=on".parse().unwrap(),
                 &probe(&ALL_ON.replace("isolation on", "isolation off no PID namespace"))
             ),
-            Err(
-                "the sandbox cannot enforce `isolation` on this machine: no PID namespace"
-                    .to_owned()
-            )
+            Err(WallError::CannotEnforce {
+                wall: "isolation",
+                why: "no PID namespace".to_owned()
+            })
         );
     }
 }

@@ -349,7 +349,7 @@ async fn boxed_build(entrant: &Entrant, copy: &Path, log: &Path) -> Result<(), B
         sandbox: Sandbox::build(),
         named: Vec::new(),
     };
-    let (walls, _) = sandbox::enforce(&spec).map_err(fail)?;
+    let (walls, _) = sandbox::enforce(&spec).map_err(|e| fail(e.to_string()))?;
     let command = entrant.build.clone().unwrap_or_else(|| "true".to_owned());
     let request = sandbox::Request {
         argv: std::slice::from_ref(&command),

@@ -17,8 +17,11 @@ pub enum MergeError {
     #[error("no shard folders given")]
     NoShards,
     /// A folder cannot be read, or its shard file is not one.
-    #[error("{0}")]
-    Read(String),
+    #[error(transparent)]
+    Read(#[from] crate::shard::ShardError),
+    /// A shard's journal cannot be read.
+    #[error(transparent)]
+    Journal(crate::run::RunError),
     /// A folder that no `--shard` run wrote.
     #[error("{} is not a shard's folder (it has no {SHARD_FILE}): play it with `quads tournament CONFIG --shard I/N`", .0.display())]
     NotAShard(PathBuf),
@@ -244,7 +247,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged, MergeError> {
 /// The records of a shard's journal, by game number.
 fn read_records(dir: &Path) -> Result<BTreeMap<u32, GameRecord>, MergeError> {
     Ok(journal_records(&dir.join("journal.jsonl"))
-        .map_err(|e| MergeError::Read(e.to_string()))?
+        .map_err(MergeError::Journal)?
         .into_iter()
         .map(|r| (r.game, r))
         .collect())

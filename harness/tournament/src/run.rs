@@ -8,7 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use quads_referee::{play_game, write_logs, GameRecord, Log, MatchError, Seat, Settings};
@@ -24,12 +24,25 @@ pub enum RunError {
     /// A user's problem that stops everything (a command that cannot start, a bad option).
     #[error(transparent)]
     Match(#[from] MatchError),
-    /// The journal cannot be read or written.
-    #[error("{0}")]
-    Journal(String),
+    /// The journal (or the logs beside it) cannot be read or written.
+    #[error("cannot {step} {}: {source}", path.display())]
+    Journal {
+        /// What was being done.
+        step: Step,
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// The output folder holds another tournament's games.
-    #[error("{0}")]
-    Mismatch(String),
+    #[error("{} holds game {game} of a different tournament (another config or seed); use another --out or remove the folder", path.display())]
+    Mismatch {
+        /// The journal.
+        path: PathBuf,
+        /// The game that does not fit.
+        game: u32,
+    },
     /// Ctrl-C: finished games are in the journal, running ones were abandoned.
     #[error(
         "interrupted: {done} of {total} games are recorded; run the same command again to resume"
@@ -42,17 +55,49 @@ pub enum RunError {
     },
 }
 
+/// What the runner was doing to its journal or logs when it failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Step {
+    /// Reading the journal.
+    Read,
+    /// Opening it to append.
+    Open,
+    /// Cutting a line a crash left half-written.
+    CutTornEnd,
+    /// Making the logs' folder.
+    Create,
+    /// Writing a bot's log.
+    Write,
+    /// Appending a record.
+    Append,
+}
+
+impl std::fmt::Display for Step {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Step::Read => "read",
+            Step::Open => "open",
+            Step::CutTornEnd => "cut the torn end of",
+            Step::Create => "create",
+            Step::Write => "write",
+            Step::Append => "append to",
+        })
+    }
+}
+
 /// The records of a journal's complete lines, in the order they were written. A line a crash
 /// cut short does not count, nor does a line that is not a record.
 pub fn journal_records(path: &Path) -> Result<Vec<GameRecord>, RunError> {
     let text = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => {
-            return Err(RunError::Journal(format!(
-                "cannot read {}: {e}",
-                path.display()
-            )))
+        Err(source) => {
+            return Err(RunError::Journal {
+                step: Step::Read,
+                path: path.to_owned(),
+                source,
+            })
         }
     };
     let complete = match text.iter().rposition(|&b| b == b'\n') {
@@ -93,10 +138,10 @@ pub fn read_journal(
 }
 
 fn mismatch(path: &Path, game: u32) -> RunError {
-    RunError::Mismatch(format!(
-        "{} holds game {game} of a different tournament (another config or seed); use another --out or remove the folder",
-        path.display()
-    ))
+    RunError::Mismatch {
+        path: path.to_owned(),
+        game,
+    }
 }
 
 /// Settings of one variant.
@@ -142,13 +187,16 @@ pub async fn run(
         .create(true)
         .append(true)
         .open(journal)
-        .map_err(|e| RunError::Journal(format!("cannot open {}: {e}", journal.display())))?;
+        .map_err(|source| RunError::Journal {
+            step: Step::Open,
+            path: journal.to_owned(),
+            source,
+        })?;
     // A line cut short by a crash goes, so that the next record starts a line of its own.
-    let torn = |e: std::io::Error| {
-        RunError::Journal(format!(
-            "cannot cut the torn end of {}: {e}",
-            journal.display()
-        ))
+    let torn = |source: std::io::Error| RunError::Journal {
+        step: Step::CutTornEnd,
+        path: journal.to_owned(),
+        source,
     };
     let bytes = std::fs::read(journal).map_err(torn)?;
     let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
@@ -157,8 +205,11 @@ pub async fn run(
     }
     // Each bot's stderr per game, beside the journal.
     let logs_dir = &journal.parent().unwrap_or(Path::new(".")).join("logs");
-    std::fs::create_dir_all(logs_dir)
-        .map_err(|e| RunError::Journal(format!("cannot create {}: {e}", logs_dir.display())))?;
+    std::fs::create_dir_all(logs_dir).map_err(|source| RunError::Journal {
+        step: Step::Create,
+        path: logs_dir.clone(),
+        source,
+    })?;
     let pools: Pools = Arc::default();
     let permits = Arc::new(Semaphore::new(t.concurrency));
     type Done = (
@@ -241,17 +292,19 @@ pub async fn run(
         match played {
             Ok((record, logs)) => {
                 if let Err((path, e)) = write_logs(logs_dir, &record, &logs) {
-                    outcome = Err(RunError::Journal(format!(
-                        "cannot write {}: {e}",
-                        path.display()
-                    )));
+                    outcome = Err(RunError::Journal {
+                        step: Step::Write,
+                        path,
+                        source: e,
+                    });
                 }
                 let line = record.to_json() + "\n";
                 if let Err(e) = file.write_all(line.as_bytes()).and_then(|()| file.flush()) {
-                    outcome = Err(RunError::Journal(format!(
-                        "cannot append to {}: {e}",
-                        journal.display()
-                    )));
+                    outcome = Err(RunError::Journal {
+                        step: Step::Append,
+                        path: journal.to_owned(),
+                        source: e,
+                    });
                 }
                 recorded.insert(record.game);
                 done(&record, recorded.len());

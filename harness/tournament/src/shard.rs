@@ -9,7 +9,7 @@
 //! of a pair stay together, and the shards' sizes differ by at most one pair.
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use rand_chacha::rand_core::{RngCore, SeedableRng};
@@ -107,13 +107,12 @@ impl Layout {
     }
 
     /// Checks that every shard gets at least one game pair.
-    pub fn check(&self, shard: Shard) -> Result<(), String> {
+    pub fn check(&self, shard: Shard) -> Result<(), ShardError> {
         if shard.count > self.pairs() {
-            return Err(format!(
-                "--shard {shard}: the schedule has {} game pairs, so at most {} shards",
-                self.pairs(),
-                self.pairs()
-            ));
+            return Err(ShardError::TooMany {
+                shard,
+                pairs: self.pairs(),
+            });
         }
         Ok(())
     }
@@ -222,41 +221,112 @@ impl ShardInfo {
     }
 
     /// Reads `DIR/shard.json`; `None` when the folder has none.
-    pub fn read(dir: &Path) -> Result<Option<ShardInfo>, String> {
+    pub fn read(dir: &Path) -> Result<Option<ShardInfo>, ShardError> {
         let path = dir.join(SHARD_FILE);
         match std::fs::read_to_string(&path) {
             Ok(text) => serde_json::from_str(&text)
                 .map(Some)
-                .map_err(|e| format!("{}: not a shard file: {e}", path.display())),
+                .map_err(|source| ShardError::NotAShardFile { path, source }),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+            Err(source) => Err(ShardError::Read { path, source }),
         }
     }
 
     /// Writes `DIR/shard.json`, or, when the folder has one already (a resumed shard), checks
     /// that it is this very shard of this very tournament.
-    pub fn claim(&self, dir: &Path) -> Result<(), String> {
+    pub fn claim(&self, dir: &Path) -> Result<(), ShardError> {
         let path = dir.join(SHARD_FILE);
         match ShardInfo::read(dir)? {
             Some(old) if old == *self => Ok(()),
-            Some(old) if old.shard != self.shard => Err(format!(
-                "{} plays shard {} of this or another tournament, not {}; give each shard a folder of its own",
-                dir.display(),
-                old.shard,
-                self.shard
-            )),
-            Some(_) => Err(format!(
-                "{} holds shard {} of another tournament (another config or seed); use another --out or remove the folder",
-                dir.display(),
-                self.shard
-            )),
+            Some(old) if old.shard != self.shard => Err(ShardError::OtherShard {
+                dir: dir.to_owned(),
+                held: old.shard,
+                asked: self.shard,
+            }),
+            Some(_) => Err(ShardError::OtherTournament {
+                dir: dir.to_owned(),
+                shard: self.shard,
+            }),
             None => {
                 let text = serde_json::to_string_pretty(self).expect("a shard file serialises");
                 std::fs::write(&path, text + "\n")
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+                    .map_err(|source| ShardError::Write { path, source })
             }
         }
     }
+}
+
+/// A shard that does not fit the schedule or its folder.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ShardError {
+    /// More shards than game pairs: some would get none.
+    #[error("--shard {shard}: the schedule has {pairs} game pairs, so at most {pairs} shards")]
+    TooMany {
+        /// The shard asked for.
+        shard: Shard,
+        /// The schedule's game pairs.
+        pairs: u32,
+    },
+    /// A `shard.json` that is not one.
+    #[error("{}: not a shard file: {source}", path.display())]
+    NotAShardFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A `shard.json` that cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A `shard.json` that cannot be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The folder plays another shard.
+    #[error("{} plays shard {held} of this or another tournament, not {asked}; give each shard a folder of its own", dir.display())]
+    OtherShard {
+        /// The folder.
+        dir: PathBuf,
+        /// The shard it holds.
+        held: Shard,
+        /// The shard asked for.
+        asked: Shard,
+    },
+    /// The folder holds this shard of another tournament.
+    #[error("{} holds shard {shard} of another tournament (another config or seed); use another --out or remove the folder", dir.display())]
+    OtherTournament {
+        /// The folder.
+        dir: PathBuf,
+        /// The shard.
+        shard: Shard,
+    },
+    /// A whole run asked of a shard's folder.
+    #[error("{} holds shard {shard} of a tournament; play the whole tournament into another --out, or give --shard {shard}", dir.display())]
+    HoldsShard {
+        /// The folder.
+        dir: PathBuf,
+        /// The shard it holds.
+        shard: Shard,
+    },
+    /// A shard asked of a whole run's folder.
+    #[error("{} holds games of a whole tournament, not of a shard; give each shard a folder of its own", dir.display())]
+    HoldsWholeRun {
+        /// The folder.
+        dir: PathBuf,
+    },
 }
 
 #[cfg(test)]
