@@ -19,7 +19,7 @@ use quads_rules::{Claim, Move, Player, Position, Rules};
 use serde::Serialize;
 
 pub use jiff::civil::Date;
-pub use search::{is_win, verify};
+pub use search::{is_win, verify, Unproven};
 
 /// How hard a puzzle is: the length of its forced win.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -156,8 +156,20 @@ pub fn today() -> Date {
     jiff::Zoned::now().date()
 }
 
+/// A date that is not one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BadDate {
+    /// Not written `YYYY-MM-DD`.
+    #[error("invalid date `{0}` (expected YYYY-MM-DD)")]
+    Form(String),
+    /// Written so, but no such day.
+    #[error("invalid date `{0}`: no such day")]
+    NoSuchDay(String),
+}
+
 /// A date from `YYYY-MM-DD`, or why not.
-pub fn parse_date(text: &str) -> Result<Date, String> {
+pub fn parse_date(text: &str) -> Result<Date, BadDate> {
     let well_formed = text.len() == 10
         && text.bytes().enumerate().all(|(i, b)| {
             if i == 4 || i == 7 {
@@ -167,8 +179,8 @@ pub fn parse_date(text: &str) -> Result<Date, String> {
             }
         });
     if !well_formed {
-        return Err(format!("invalid date `{text}` (expected YYYY-MM-DD)"));
+        return Err(BadDate::Form(text.to_owned()));
     }
     text.parse::<Date>()
-        .map_err(|_| format!("invalid date `{text}`: no such day"))
+        .map_err(|_| BadDate::NoSuchDay(text.to_owned()))
 }

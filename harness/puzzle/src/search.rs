@@ -180,51 +180,106 @@ pub fn is_win(puzzle: &Puzzle, mv: Move) -> bool {
     mv == puzzle.answer()
 }
 
+/// Why a puzzle is not what it says.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Unproven {
+    /// Its position cannot arise under its rules.
+    #[error("impossible position: {0}")]
+    Impossible(quads_rules::Impossible),
+    /// Its position has no piece in hand.
+    #[error("no piece in hand")]
+    NoPieceInHand,
+    /// The solver finds another value.
+    #[error("the position is a {found}, not a win in {placements}")]
+    NotThatWin {
+        /// The value found, in words.
+        found: String,
+        /// The placements the puzzle says.
+        placements: u32,
+    },
+    /// Its answer is not the only winning move.
+    #[error("winning moves: {}", .0.join(", "))]
+    WinningMoves(Vec<String>),
+    /// Its counts are wrong.
+    #[error(
+        "{moves} moves, {tempting} tempting; the puzzle says {said_moves} and {said_tempting}"
+    )]
+    Counts {
+        /// Moves found.
+        moves: u32,
+        /// Tempting moves found.
+        tempting: u32,
+        /// Moves it says.
+        said_moves: u32,
+        /// Tempting moves it says.
+        said_tempting: u32,
+    },
+    /// A move of its solution does not parse.
+    #[error("{0}")]
+    BadMove(quads_rules::ParseMoveError),
+    /// A move of its solution is not legal.
+    #[error("{0}")]
+    Illegal(quads_rules::IllegalMove),
+    /// The solution does not end in the mover's win.
+    #[error("the solution does not end in the mover's win")]
+    NoWin,
+    /// The solution takes another number of placements.
+    #[error("the solution takes {took} placements, not {placements}")]
+    Placements {
+        /// What it takes.
+        took: u32,
+        /// What the puzzle says.
+        placements: u32,
+    },
+}
+
 /// Proves `puzzle` again with a fresh solver: its value is a win in exactly its placements, its
 /// first move is the only winning one, the tempting count is right, and its solution is a legal
 /// line that the side to move wins with its last placement, in that many placements.
-pub fn verify(puzzle: &Puzzle) -> Result<(), String> {
+pub fn verify(puzzle: &Puzzle) -> Result<(), Unproven> {
     let rules = puzzle.rules();
     let pos = puzzle.position();
-    pos.check(&rules)
-        .map_err(|e| format!("impossible position: {e}"))?;
+    pos.check(&rules).map_err(Unproven::Impossible)?;
     let mut solver = Solver::new(&rules, TABLE_MIB);
-    let root = solver.solve(&pos, None, 0).ok_or("no piece in hand")?;
+    let root = solver.solve(&pos, None, 0).ok_or(Unproven::NoPieceInHand)?;
     if root.value != win_in(puzzle.placements) {
-        return Err(format!(
-            "the position is a {}, not a win in {}",
-            quads_bots::solver::describe(root.value),
-            puzzle.placements
-        ));
+        return Err(Unproven::NotThatWin {
+            found: quads_bots::solver::describe(root.value),
+            placements: puzzle.placements,
+        });
     }
     let c = census(&mut solver, &pos, &rules);
     if c.winning != [puzzle.answer()] {
-        let moves: Vec<String> = c.winning.iter().map(|m| m.to_string()).collect();
-        return Err(format!("winning moves: {}", moves.join(", ")));
+        return Err(Unproven::WinningMoves(
+            c.winning.iter().map(|m| m.to_string()).collect(),
+        ));
     }
     if (c.moves, c.tempting) != (puzzle.moves, puzzle.tempting) {
-        return Err(format!(
-            "{} moves, {} tempting; the puzzle says {} and {}",
-            c.moves, c.tempting, puzzle.moves, puzzle.tempting
-        ));
+        return Err(Unproven::Counts {
+            moves: c.moves,
+            tempting: c.tempting,
+            said_moves: puzzle.moves,
+            said_tempting: puzzle.tempting,
+        });
     }
     let mut at = pos;
     let mut placements = 0;
     for text in &puzzle.solution {
-        let mv: Move = text.parse().map_err(|e| format!("{e}"))?;
-        at = at.play(mv, &rules).map_err(|e| e.to_string())?;
+        let mv: Move = text.parse().map_err(Unproven::BadMove)?;
+        at = at.play(mv, &rules).map_err(Unproven::Illegal)?;
         if matches!(mv, Move::Place { .. }) {
             placements += 1;
         }
     }
     if at.outcome(&rules) != Some(quads_rules::Outcome::Win(pos.to_move())) {
-        return Err("the solution does not end in the mover's win".into());
+        return Err(Unproven::NoWin);
     }
     if placements != puzzle.placements {
-        return Err(format!(
-            "the solution takes {placements} placements, not {}",
-            puzzle.placements
-        ));
+        return Err(Unproven::Placements {
+            took: placements,
+            placements: puzzle.placements,
+        });
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! Puzzles proven again by a fresh solver on a sample of dates, in both presets and a trait
 //! subset; the same date always gives the same puzzle, and days differ.
 
-use quads_puzzle::{of_day, parse_date, verify, Date, Level, PuzzleError};
+use quads_puzzle::{of_day, parse_date, verify, Date, Level, PuzzleError, Unproven};
 use quads_rules::Rules;
 
 /// Every 29th day of 2027 and 2028: 26 dates over every month and weekday.
@@ -51,7 +51,12 @@ fn a_forged_puzzle_fails_its_proof() {
     let d: Date = "2027-06-01".parse().unwrap();
     let mut p = of_day(d, &Rules::QUADS, Level::Easy).unwrap();
     p.placements = 5;
-    assert!(verify(&p).unwrap_err().ends_with("not a win in 5"));
+    let e = verify(&p).unwrap_err();
+    assert!(
+        matches!(e, Unproven::NotThatWin { placements: 5, .. }),
+        "{e}"
+    );
+    assert!(e.to_string().ends_with("not a win in 5"), "{e}");
     let mut p = of_day(d, &Rules::QUADS, Level::Easy).unwrap();
     let other = p
         .position()
@@ -60,7 +65,9 @@ fn a_forged_puzzle_fails_its_proof() {
         .find(|m| *m != p.answer())
         .unwrap();
     p.solution[0] = other.to_string();
-    assert!(verify(&p).unwrap_err().starts_with("winning moves: "));
+    let e = verify(&p).unwrap_err();
+    assert!(matches!(e, Unproven::WinningMoves(_)), "{e}");
+    assert!(e.to_string().starts_with("winning moves: "), "{e}");
 }
 
 #[test]
@@ -72,11 +79,11 @@ fn announce_rules_and_bad_dates_are_refused() {
         Err(PuzzleError::Announce("classic,claim=announce".into()))
     );
     assert_eq!(
-        parse_date("2027-13-01").unwrap_err(),
+        parse_date("2027-13-01").unwrap_err().to_string(),
         "invalid date `2027-13-01`: no such day"
     );
     assert_eq!(
-        parse_date("2027-1-01").unwrap_err(),
+        parse_date("2027-1-01").unwrap_err().to_string(),
         "invalid date `2027-1-01` (expected YYYY-MM-DD)"
     );
     assert_eq!(parse_date("2028-02-29").unwrap().to_string(), "2028-02-29");

@@ -100,6 +100,21 @@ pub struct Played {
     pub logs: [Log; 2],
 }
 
+/// A move as it is played, for whoever follows a game live.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Moved {
+    /// The game's number.
+    pub game: u32,
+    /// The move's place in the game, from 1.
+    pub ply: usize,
+    /// Who made it.
+    pub by: Player,
+    /// The move.
+    pub mv: Move,
+    /// The time it took, in milliseconds, as the record will say.
+    pub ms: f64,
+}
+
 /// Plays one game: `first` makes the opening give (or moves first from `start`).
 pub async fn play_game(
     first: &mut Seat,
@@ -109,6 +124,24 @@ pub async fn play_game(
     seed: u64,
     start: Position,
     keep_alive: bool,
+) -> Result<Played, MatchError> {
+    play_watched(first, second, settings, game, seed, start, keep_alive, None).await
+}
+
+/// [`play_game`], telling `watch` of each move as it is played.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "play_game's arguments and the watcher; a struct for them is issue 25's next step"
+)]
+pub async fn play_watched(
+    first: &mut Seat,
+    second: &mut Seat,
+    settings: &Settings,
+    game: u32,
+    seed: u64,
+    start: Position,
+    keep_alive: bool,
+    watch: Option<&tokio::sync::mpsc::UnboundedSender<Moved>>,
 ) -> Result<Played, MatchError> {
     let started_at = SystemTime::now();
     let clock_start = Instant::now();
@@ -171,6 +204,15 @@ pub async fn play_game(
                     clocks.charge(seat, took_ms);
                     moves.push(answer.mv.to_string());
                     moves_ms.push((took_ms * 1000.0).round() / 1000.0);
+                    if let Some(w) = watch {
+                        let _ = w.send(Moved {
+                            game,
+                            ply: moves.len(),
+                            by: pos.to_move(),
+                            mv: answer.mv,
+                            ms: moves_ms[moves_ms.len() - 1],
+                        });
+                    }
                     last = Some(answer.mv);
                     pos = answer.next;
                 }

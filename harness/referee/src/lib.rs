@@ -23,7 +23,7 @@ mod time_control;
 pub use boxed::wait_for_dropped_boxes;
 pub use descendants::TOKEN_VAR;
 pub use fault::{describe_exit, Fault};
-pub use game::{play_game, MatchError, Played, Settings};
+pub use game::{play_game, play_watched, MatchError, Moved, Played, Settings};
 pub use matchrun::{run_match, write_logs, MatchConfig, Score};
 pub use process::{BotCommand, BotProcess, Ended, Exit, Log, Reply, SpawnError};
 pub use quads_record::{BotEntry, Failure, ForfeitReason, GameRecord, GameResult, Reason, Timing};

@@ -31,6 +31,19 @@ pub enum Event<'a> {
         /// The results folder.
         out: &'a Path,
     },
+    /// A game starts.
+    GameStarted {
+        /// Its number in the schedule.
+        game: u32,
+        /// Its variant.
+        rules: quads_rules::Rules,
+        /// The first mover.
+        first: &'a str,
+        /// The second.
+        second: &'a str,
+    },
+    /// A move of a game in flight, with the time it took.
+    MovePlayed(&'a quads_referee::Moved),
     /// A game ended and is in the journal; `done` games of this run are.
     GameFinished {
         /// Its record.

@@ -9,8 +9,8 @@ use quads_record::files::{ENTRANTS_MD, GAMES, JOURNAL};
 use quads_record::GameRecord;
 use quads_reports::html::{Anchor, EventInfo};
 use quads_tournament::{
-    admit, cores, read_journal, run, schedule, select, Layout, RunError, Scheduled, Shard,
-    ShardError, ShardInfo, Tournament,
+    admit, cores, read_journal, run_watched, schedule, select, Layout, Progress, RunError,
+    Scheduled, Shard, ShardError, ShardInfo, Tournament,
 };
 use tokio::sync::watch;
 
@@ -112,10 +112,26 @@ pub fn play(
                 Stop::Again => Event::StillStopping,
             });
         });
-        let games = run(&t, &games, &journal, cancel_rx, |record, done| {
-            played.set(played.get() + 1);
-            sink.borrow_mut()
-                .event(Event::GameFinished { record, done });
+        let games = run_watched(&t, &games, &journal, cancel_rx, |progress| {
+            let mut sink = sink.borrow_mut();
+            match progress {
+                Progress::Started {
+                    game,
+                    first,
+                    second,
+                } => sink.event(Event::GameStarted {
+                    game: game.number,
+                    rules: t.variants[game.variant],
+                    first,
+                    second,
+                }),
+                Progress::Moved(moved) => sink.event(Event::MovePlayed(&moved)),
+                Progress::Finished { record, done } => {
+                    played.set(played.get() + 1);
+                    sink.event(Event::GameFinished { record, done });
+                }
+                _ => {}
+            }
         });
         tokio::select! {
             outcome = games => outcome,

@@ -17,7 +17,7 @@
 pub mod boxed;
 pub mod cgroup;
 pub mod ids;
-pub mod jail;
+mod jail;
 pub mod machine;
 pub mod plan;
 pub mod report;

@@ -17,6 +17,6 @@ pub use config::{
     Openings, Overrides, SprtSettings, Tournament,
 };
 pub use merge::{merge, MergeError, Merged, ShardDir};
-pub use run::{journal_records, read_journal, run, RunError, Step};
+pub use run::{journal_records, read_journal, run, run_watched, Progress, RunError, Step};
 pub use schedule::{pairings, random_opening, schedule, Scheduled};
 pub use shard::{fingerprint, select, BadShard, Layout, Shard, ShardError, ShardInfo, SHARD_FILE};

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use quads_referee::{play_game, write_logs, GameRecord, Log, MatchError, Seat, Settings};
+use quads_referee::{play_watched, write_logs, GameRecord, Log, MatchError, Seat, Settings};
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 
@@ -179,9 +179,50 @@ pub async fn run(
     t: &Tournament,
     schedule: &[Scheduled],
     journal: &Path,
-    mut cancel: watch::Receiver<bool>,
+    cancel: watch::Receiver<bool>,
     mut done: impl FnMut(&GameRecord, usize),
 ) -> Result<(), RunError> {
+    run_watched(t, schedule, journal, cancel, |p| {
+        if let Progress::Finished { record, done: n } = p {
+            done(record, n);
+        }
+    })
+    .await
+}
+
+/// What a run tells whoever follows it live.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Progress<'a> {
+    /// A game starts.
+    Started {
+        /// It, as scheduled.
+        game: &'a Scheduled,
+        /// The first mover's name.
+        first: &'a str,
+        /// The second's.
+        second: &'a str,
+    },
+    /// A move of a game in flight was played.
+    Moved(quads_referee::Moved),
+    /// A game ended and is in the journal, which now holds `done` games.
+    Finished {
+        /// Its record.
+        record: &'a GameRecord,
+        /// Games in the journal.
+        done: usize,
+    },
+}
+
+/// [`run`], telling `progress` of each game started, each move played and each game finished.
+pub async fn run_watched(
+    t: &Tournament,
+    schedule: &[Scheduled],
+    journal: &Path,
+    mut cancel: watch::Receiver<bool>,
+    mut progress: impl FnMut(Progress<'_>),
+) -> Result<(), RunError> {
+    let (moved_tx, mut moved_rx) = tokio::sync::mpsc::unbounded_channel();
     let mut recorded: HashSet<u32> = read_journal(journal, t, schedule)?.into_keys().collect();
     let mut file = std::fs::OpenOptions::new()
         .create(true)
@@ -243,10 +284,16 @@ pub async fn run(
                 take_seat(&pools, t, game.second),
             );
             let settings = settings(t, game.variant);
+            progress(Progress::Started {
+                game,
+                first: &t.bots[game.first].name,
+                second: &t.bots[game.second].name,
+            });
             let (keep, game, event) = (t.keep_alive, game.clone(), t.name.clone());
             let event_seed = t.seed;
+            let moved = moved_tx.clone();
             tasks.spawn(async move {
-                let played = play_game(
+                let played = play_watched(
                     &mut first,
                     &mut second,
                     &settings,
@@ -254,6 +301,7 @@ pub async fn run(
                     game.seed,
                     game.start,
                     keep,
+                    Some(&moved),
                 )
                 .await;
                 let record = played.map(|p| {
@@ -275,6 +323,11 @@ pub async fn run(
             break;
         }
         let joined = tokio::select! {
+            biased;
+            Some(moved) = moved_rx.recv() => {
+                progress(Progress::Moved(moved));
+                continue;
+            }
             joined = tasks.join_next() => joined,
             changed = cancel.changed() => {
                 if changed.is_ok() && *cancel.borrow() {
@@ -306,8 +359,15 @@ pub async fn run(
                         source: e,
                     });
                 }
+                // Moves of this game still queued come before its end.
+                while let Ok(moved) = moved_rx.try_recv() {
+                    progress(Progress::Moved(moved));
+                }
                 recorded.insert(record.game);
-                done(&record, recorded.len());
+                progress(Progress::Finished {
+                    record: &record,
+                    done: recorded.len(),
+                });
                 let mut pools = pools.lock().expect("pool lock");
                 pools.entry(a).or_default().push(first);
                 pools.entry(b).or_default().push(second);
