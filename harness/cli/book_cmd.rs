@@ -19,7 +19,7 @@ enum BookCommand {
     /// the book) and write the book.
     Build {
         /// The preset: quads or classic (every trait counting).
-        #[arg(long, value_parser = crate::perft_cmd::parse_rules)]
+        #[arg(long, value_parser = crate::args::parse_rules)]
         rules: Rules,
         /// The most pieces placed in a position of the book.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=8))]
@@ -38,7 +38,7 @@ enum BookCommand {
     /// Solve every position of a book again with a fresh solver; exit 1 if any entry is wrong.
     Verify {
         /// The preset.
-        #[arg(long, value_parser = crate::perft_cmd::parse_rules)]
+        #[arg(long, value_parser = crate::args::parse_rules)]
         rules: Rules,
         /// The book file [default: the shipped book].
         #[arg(long)]
@@ -62,7 +62,7 @@ enum BookCommand {
     /// Look a position up in the shipped book: its value and the book's move.
     Show {
         /// The rules.
-        #[arg(long, default_value = "quads", value_parser = crate::perft_cmd::parse_rules)]
+        #[arg(long, default_value = "quads", value_parser = crate::args::parse_rules)]
         rules: Rules,
         /// The position, with a piece in hand.
         position: String,
@@ -192,7 +192,7 @@ pub fn run(args: &Args) -> Result<u8, String> {
                 ..*rules
             };
             preset(&rules)?;
-            let pos = crate::checked_position(position, &rules)?;
+            let pos = crate::args::checked_position(position, &rules)?;
             let book = Book::shipped(&rules).expect("covered");
             match book.lookup(&pos) {
                 Some(found) => {

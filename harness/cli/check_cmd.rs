@@ -19,7 +19,7 @@ pub struct Args {
     bots_file: Option<std::path::PathBuf>,
     /// Play the game scenarios under these rules (repeatable) instead of quads, classic and
     /// quads,claim=announce; the rule-variant scenarios are then left out.
-    #[arg(long = "rules", value_name = "SPEC", value_parser = crate::perft_cmd::parse_rules)]
+    #[arg(long = "rules", value_name = "SPEC", value_parser = crate::args::parse_rules)]
     rules: Vec<Rules>,
     /// The limit for each move.
     #[arg(long, default_value_t = defaults::text(DEFAULT_MOVETIME), value_name = "DURATION")]

@@ -4,6 +4,7 @@
 //! error into one line on stderr and exit code 2.
 
 mod analyze_cmd;
+mod args;
 mod book_cmd;
 mod bots_file;
 mod check_cmd;
@@ -188,15 +189,4 @@ fn run(cli: Cli) -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// Parses a position and checks that it can arise under `rules`.
-fn checked_position(
-    text: &str,
-    rules: &quads_rules::Rules,
-) -> Result<quads_rules::Position, String> {
-    let pos: quads_rules::Position = text.parse().map_err(|e| format!("{e}"))?;
-    pos.check(rules)
-        .map_err(|why| format!("position `{text}` cannot arise under rules `{rules}`: {why}"))?;
-    Ok(pos)
 }

@@ -23,7 +23,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     bots_file: Option<PathBuf>,
     /// The rules spec.
-    #[arg(long, default_value = "quads", value_parser = crate::perft_cmd::parse_rules)]
+    #[arg(long, default_value = "quads", value_parser = crate::args::parse_rules)]
     rules: Rules,
     /// The limit per move, e.g. 60s, 500ms [default: 60s when no --clock].
     #[arg(long, value_name = "DURATION")]

@@ -6,7 +6,7 @@ use quads_rules::{perft, Rules};
 #[derive(clap::Args)]
 pub struct Args {
     /// The rules spec, e.g. `quads`, `classic,traits=color`.
-    #[arg(long, default_value = "quads", value_parser = parse_rules)]
+    #[arg(long, default_value = "quads", value_parser = crate::args::parse_rules)]
     rules: Rules,
     /// The position to count from, in the project's notation.
     #[arg(long, default_value = "..../..../..../.... -")]
@@ -16,12 +16,8 @@ pub struct Args {
     depth: u32,
 }
 
-pub fn parse_rules(spec: &str) -> Result<Rules, String> {
-    spec.parse().map_err(|e| format!("{e}"))
-}
-
 pub fn run(args: &Args) -> Result<(), String> {
-    let pos = crate::checked_position(&args.position, &args.rules)?;
+    let pos = crate::args::checked_position(&args.position, &args.rules)?;
     for depth in 1..=args.depth {
         let count = perft(&pos, &args.rules, depth).map_err(|e| e.to_string())?;
         // One line per depth, flushed as it comes: deep counts take a while.

@@ -11,7 +11,7 @@ use quads_rules::Rules;
 #[derive(clap::Args)]
 pub struct Args {
     /// The variant, as a rules spec.
-    #[arg(long, default_value = "quads", value_parser = crate::perft_cmd::parse_rules)]
+    #[arg(long, default_value = "quads", value_parser = crate::args::parse_rules)]
     rules: Rules,
     /// Play against difficulty level 1 (random) to 5 (the solver) [the default: level 2].
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5), conflicts_with_all = ["bot", "human", "puzzle"])]

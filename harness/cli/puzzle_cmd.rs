@@ -12,7 +12,7 @@ pub struct Args {
     #[arg(long, value_parser = parse_date)]
     date: Option<Date>,
     /// The variant (automatic wins only).
-    #[arg(long, default_value = "quads", value_parser = crate::perft_cmd::parse_rules)]
+    #[arg(long, default_value = "quads", value_parser = crate::args::parse_rules)]
     rules: Rules,
     /// easy (a win in 3 placements), medium (5) or hard (7); an export without it has all three.
     #[arg(long)]

@@ -6,7 +6,7 @@ use quads_rules::Rules;
 #[derive(clap::Args)]
 pub struct Args {
     /// The variant, as a rules spec (`quads`, `classic`, `classic,traits=color`, ...).
-    #[arg(long, default_value = "quads", value_parser = crate::perft_cmd::parse_rules)]
+    #[arg(long, default_value = "quads", value_parser = crate::args::parse_rules)]
     rules: Rules,
     #[command(flatten)]
     lang: crate::lang::LangArg,

@@ -8,14 +8,14 @@ use quads_rules::{ClaimState, Outcome, Player, Position, Rules, Square};
 #[derive(clap::Args)]
 pub struct Args {
     /// The rules the position is played under (they decide wins).
-    #[arg(long, default_value = "quads", value_parser = crate::perft_cmd::parse_rules)]
+    #[arg(long, default_value = "quads", value_parser = crate::args::parse_rules)]
     rules: Rules,
     /// The position, e.g. `BDQF...SLRH/..../..../.... BLQF`.
     position: String,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
-    let pos = crate::checked_position(&args.position, &args.rules)?;
+    let pos = crate::args::checked_position(&args.position, &args.rules)?;
     crate::outp!("{}", render(&pos, &args.rules));
     Ok(())
 }

@@ -10,7 +10,7 @@ use quads_rules::{Claim, Rules};
 #[derive(clap::Args)]
 pub struct Args {
     /// The rules (claims are solved as automatic: a player who sees a win takes it).
-    #[arg(long, default_value = "quads", value_parser = crate::perft_cmd::parse_rules)]
+    #[arg(long, default_value = "quads", value_parser = crate::args::parse_rules)]
     rules: Rules,
     /// The transposition table's size, in MiB.
     #[arg(long, default_value_t = 256)]
@@ -44,7 +44,7 @@ fn rate(nodes: u64, took: Duration) -> f64 {
 
 pub fn run(args: &Args) -> Result<(), String> {
     let rules = auto(&args.rules);
-    let pos = crate::checked_position(&args.position, &rules)?;
+    let pos = crate::args::checked_position(&args.position, &rules)?;
     if pos.outcome(&rules).is_some() {
         return Err("the game is over in this position".into());
     }
@@ -97,7 +97,7 @@ pub fn run(args: &Args) -> Result<(), String> {
 #[derive(clap::Args)]
 pub struct BenchArgs {
     /// The rules.
-    #[arg(long, default_value = "quads", value_parser = crate::perft_cmd::parse_rules)]
+    #[arg(long, default_value = "quads", value_parser = crate::args::parse_rules)]
     rules: Rules,
     /// How many pieces are on the board, one table row each, e.g. 8,7,6.
     #[arg(long, value_delimiter = ',', default_values_t = [8u32, 7, 6, 5, 4])]

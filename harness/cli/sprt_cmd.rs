@@ -30,7 +30,7 @@ pub struct Args {
     #[arg(long, default_value_t = 0.05)]
     beta: f64,
     /// The rules spec.
-    #[arg(long, default_value = "quads", value_parser = crate::perft_cmd::parse_rules)]
+    #[arg(long, default_value = "quads", value_parser = crate::args::parse_rules)]
     rules: Rules,
     /// Stop undecided after this many game pairs.
     #[arg(long, default_value_t = 1000)]

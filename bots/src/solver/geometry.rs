@@ -5,7 +5,6 @@
 
 use quads_rules::Rules;
 
-use super::search::{Turn, Window};
 use super::table::NO_MOVE;
 use super::WIN;
 
@@ -71,6 +70,49 @@ pub(super) struct Node {
     pub(super) pairs: [u8; 16],
     /// The Zobrist hash of the pieces on the board.
     pub(super) hash: u64,
+}
+
+/// A node to search: the board, the piece to place on it (which wins nowhere), the pieces
+/// left to give (not empty where a search starts), and the placements made since the root.
+#[derive(Clone, Copy)]
+pub(super) struct Turn<'n> {
+    pub(super) node: &'n Node,
+    pub(super) hand: usize,
+    pub(super) remaining: u16,
+    pub(super) ply: i32,
+}
+
+impl<'n> Turn<'n> {
+    /// The opponent's turn after this one placed its piece (giving `after`) and gave `p`.
+    #[inline(always)]
+    pub(super) fn child<'m>(&self, after: &'m Node, p: usize) -> Turn<'m> {
+        Turn {
+            node: after,
+            hand: p,
+            remaining: self.remaining & !(1 << p),
+            ply: self.ply + 1,
+        }
+    }
+
+    /// The number of empty squares.
+    #[inline(always)]
+    pub(super) fn empty(&self) -> u32 {
+        (!self.node.occupied).count_ones()
+    }
+}
+
+/// An alpha-beta window: values at most `alpha` or at least `beta` are bounds only.
+#[derive(Clone, Copy)]
+pub(super) struct Window {
+    pub(super) alpha: i32,
+    pub(super) beta: i32,
+}
+
+impl Window {
+    #[inline(always)]
+    pub(super) fn new(alpha: i32, beta: i32) -> Window {
+        Window { alpha, beta }
+    }
 }
 
 /// The variant's shapes, arranged for the search.

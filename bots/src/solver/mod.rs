@@ -45,7 +45,8 @@ pub use bench::random_position;
 pub use table::Table;
 
 use geometry::{all_wins, Geometry};
-use search::{Search, Turn, Window};
+use geometry::{Turn, Window};
+use search::Search;
 use threads::{parallel_root, HELPERS_EMPTY};
 
 /// A win, before subtracting the placements it takes.

@@ -7,7 +7,8 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicI32, AtomicI64, AtomicUsize};
 
-use super::search::{Found, Prepared, Search, Turn, Window};
+use super::geometry::{Turn, Window};
+use super::search::{Found, Prepared, Search};
 use super::WIN;
 
 /// Helper threads join a search from at least this many empty squares at the root: below,

@@ -8,9 +8,10 @@ use quads_rules::Position;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::game::{play_game, MatchError, Settings};
+use crate::game::play_game;
 use crate::process::Log;
 use crate::seat::{BotSpec, Seat};
+use crate::settings::{MatchError, Settings};
 use quads_record::{GameRecord, GameResult, Seat as Side};
 
 /// What to play.

@@ -10,8 +10,8 @@ use quads_rules::{Move, Position, Rules};
 use tokio::time::Instant;
 
 use crate::fault::{broken, fault, ms, Fault};
-use crate::game::{MatchError, Settings};
 use crate::process::{BotCommand, BotProcess, Log, Reply};
+use crate::settings::{MatchError, Settings};
 use quads_protocol::TimeControl;
 use quads_record::{BotEntry, ForfeitReason};
 

@@ -54,8 +54,33 @@ pub const NONCE_VAR: &str = "QUADS_JAIL_NONCE";
 
 /// Launcher arguments that do not read as a plan.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[error("{0}")]
-pub struct PlanError(pub String);
+#[non_exhaustive]
+pub enum PlanError {
+    /// A flag without its value.
+    #[error("{0} takes a value")]
+    NoValue(String),
+    /// A flag whose value is not a whole number.
+    #[error("{0} takes a whole number")]
+    NotANumber(String),
+    /// A cgroup kind the launcher does not know.
+    #[error("--cgroup: unknown kind {0}")]
+    CgroupKind(String),
+    /// An `--env` without `=`.
+    #[error("--env takes KEY=VALUE")]
+    Env,
+    /// An argument the launcher does not take.
+    #[error("unknown argument {0}")]
+    Unknown(String),
+    /// Nothing to run.
+    #[error("no command after --")]
+    NoCommand,
+    /// A relative `--folder`.
+    #[error("--folder takes an absolute path")]
+    RelativeFolder,
+    /// One of `--work-from` and `--work-size` without the other.
+    #[error("--work-from and --work-size go together")]
+    HalfWork,
+}
 
 impl Plan {
     /// The launcher's arguments.
@@ -143,14 +168,11 @@ impl Plan {
         let mut it = args.into_iter();
         while let Some(arg) = it.next() {
             let name = arg.to_string_lossy().into_owned();
-            let mut value = || {
-                it.next()
-                    .ok_or_else(|| PlanError(format!("{name} takes a value")))
-            };
+            let mut value = || it.next().ok_or_else(|| PlanError::NoValue(name.clone()));
             let number = |v: OsString| -> Result<u64, PlanError> {
                 v.to_str()
                     .and_then(|t| t.parse().ok())
-                    .ok_or_else(|| PlanError(format!("{name} takes a whole number")))
+                    .ok_or_else(|| PlanError::NotANumber(name.clone()))
             };
             match name.as_str() {
                 "--memory" => p.walls.memory = Some(number(value()?)?),
@@ -172,7 +194,7 @@ impl Plan {
                 "--cgroup" => {
                     let kind = value()?;
                     let kind = Kind::parse(&kind.to_string_lossy()).ok_or_else(|| {
-                        PlanError(format!("--cgroup: unknown kind {}", kind.to_string_lossy()))
+                        PlanError::CgroupKind(kind.to_string_lossy().into_owned())
                     })?;
                     p.cgroups.push(BoxDir {
                         kind,
@@ -185,7 +207,7 @@ impl Plan {
                     let at = bytes
                         .iter()
                         .position(|&b| b == b'=')
-                        .ok_or_else(|| PlanError("--env takes KEY=VALUE".to_owned()))?;
+                        .ok_or(PlanError::Env)?;
                     p.env.push((
                         OsStr::from_bytes(&bytes[..at]).into(),
                         OsStr::from_bytes(&bytes[at + 1..]).into(),
@@ -196,23 +218,19 @@ impl Plan {
                     p.argv = it.collect();
                     break;
                 }
-                other => return Err(PlanError(format!("unknown argument {other}"))),
+                other => return Err(PlanError::Unknown(other.to_owned())),
             }
         }
         if p.argv.is_empty() || p.exec.as_os_str().is_empty() {
-            return Err(PlanError("no command after --".to_owned()));
+            return Err(PlanError::NoCommand);
         }
         if !p.folder.is_absolute() {
-            return Err(PlanError("--folder takes an absolute path".to_owned()));
+            return Err(PlanError::RelativeFolder);
         }
         p.work = match (work_from, work_size) {
             (Some(from), Some(size)) => Some(Work { from, size }),
             (None, None) => None,
-            _ => {
-                return Err(PlanError(
-                    "--work-from and --work-size go together".to_owned(),
-                ))
-            }
+            _ => return Err(PlanError::HalfWork),
         };
         Ok(p)
     }
@@ -321,7 +339,7 @@ mod tests {
         assert_eq!(Plan::parse(off.args()), Ok(off));
         assert_eq!(
             Plan::parse(vec!["--memory".into(), "x".into()]),
-            Err(PlanError("--memory takes a whole number".into()))
+            Err(PlanError::NotANumber("--memory".into()))
         );
         assert_eq!(
             Plan::parse(vec![
@@ -332,7 +350,7 @@ mod tests {
                 "--".into(),
                 "true".into()
             ]),
-            Err(PlanError("--folder takes an absolute path".into()))
+            Err(PlanError::RelativeFolder)
         );
     }
 

@@ -17,14 +17,8 @@ use quads_referee::check::{check, render, CheckConfig, Report, DEFAULT_MOVETIME}
 use quads_referee::{defaults, BotSpec};
 
 use crate::config::Tournament;
-use crate::entrants::{read_entrants, Entrant, Listed};
+use crate::entrants::{read_entrants, Entrant, EntrantsError, Listed};
 use crate::entrants_report::{self, Verdict};
-
-/// A problem that stops the event: the folder cannot be read, a report cannot be written, or
-/// a resumed run cannot admit again what the first run admitted.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct EntrantsError(pub String);
 
 /// The entrants admitted, in the order of their folders, and a one-line summary.
 #[derive(Debug)]
@@ -50,11 +44,7 @@ impl Staging {
             .prefix("quads-entrants-")
             .tempdir()
             .map(Staging)
-            .map_err(|e| {
-                EntrantsError(format!(
-                    "cannot make a folder for the entrants' copies: {e}"
-                ))
-            })
+            .map_err(EntrantsError::Staging)
     }
 
     /// Where `name`'s copy goes.
@@ -77,7 +67,7 @@ pub async fn admit(
     mut progress: impl FnMut(&str),
 ) -> Result<Admission, EntrantsError> {
     let taken: Vec<String> = t.bots.iter().map(|b| b.name.clone()).collect();
-    let mut listed = read_entrants(folder, &taken).map_err(|e| EntrantsError(e.to_string()))?;
+    let mut listed = read_entrants(folder, &taken)?;
     for item in &mut listed {
         if let Listed::Entrant(e) = item {
             e.bot.command.sandbox = t.sandbox.clone();
@@ -90,8 +80,10 @@ pub async fn admit(
         None
     };
     let logs = t.out.join("entrants");
-    std::fs::create_dir_all(&logs)
-        .map_err(|e| EntrantsError(format!("cannot create {}: {e}", logs.display())))?;
+    std::fs::create_dir_all(&logs).map_err(|source| EntrantsError::Create {
+        path: logs.clone(),
+        source,
+    })?;
     let json = t.out.join("entrants.json");
     if json.exists() {
         return resume(t, &json, listed, staging, &mut progress).await;
@@ -157,7 +149,6 @@ async fn resume(
     progress: &mut impl FnMut(&str),
 ) -> Result<Admission, EntrantsError> {
     let saved = entrants_report::read(json)?;
-    let afresh = format!("remove {} to start afresh", t.out.display());
     let mut bots = Vec::new();
     for s in saved.iter().filter(|s| s.admitted) {
         let found = listed
@@ -166,19 +157,20 @@ async fn resume(
         let entrant = match found {
             Some(Listed::Entrant(e)) => e,
             Some(Listed::Rejected(_, why)) => {
-                return Err(EntrantsError(format!(
-                    "{} admitted `{}`, whose manifest is no longer usable ({why}); {afresh}",
-                    json.display(),
-                    s.name
-                )))
+                return Err(EntrantsError::NoLongerUsable {
+                    saved: json.to_owned(),
+                    name: s.name.clone(),
+                    why: why.to_string(),
+                    out: t.out.clone(),
+                })
             }
             None => {
-                return Err(EntrantsError(format!(
-                    "{} admitted `{}` from {}, which is gone; {afresh}",
-                    json.display(),
-                    s.name,
-                    s.folder.display()
-                )))
+                return Err(EntrantsError::Gone {
+                    saved: json.to_owned(),
+                    name: s.name.clone(),
+                    folder: s.folder.clone(),
+                    out: t.out.clone(),
+                })
             }
         };
         let mut entrant = (**entrant).clone();
@@ -186,10 +178,11 @@ async fn resume(
             progress(&format!("entrants: building {}", s.name));
         }
         if let Err(failed) = prepare(t, &mut entrant, staging.as_ref()).await {
-            return Err(EntrantsError(format!(
-                "`{}` was admitted, but now its {}; {afresh}",
-                s.name, failed.reason
-            )));
+            return Err(EntrantsError::NowFails {
+                name: s.name.clone(),
+                reason: failed.reason,
+                out: t.out.clone(),
+            });
         }
         bots.push(entrant.bot);
     }

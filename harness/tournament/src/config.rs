@@ -32,14 +32,133 @@ use quads_referee::{defaults, parse_duration, time_control, BotCommand, BotSpec,
 use quads_rules::{Position, Rules};
 use serde::Deserialize;
 
-/// A problem with a config or bots file: one line saying what and where.
+/// A problem with a config or bots file: one line saying what and where. Every text quoted
+/// from the file (or from the toml crate) is put on one line when the error is made.
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct ConfigError(pub String);
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The file cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Not TOML, or a key or value its section does not take.
+    #[error("{}{}: {message}", path.display(), line.map_or(String::new(), |l| format!(" (line {l})")))]
+    Syntax {
+        /// The file (or the name a config given as text goes by).
+        path: PathBuf,
+        /// The line, from 1, when the toml crate says.
+        line: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
+    /// A value that does not fit with the rest of the file.
+    #[error("{}: {problem}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A problem found in a part of the file (a time section, the openings, the SPRT).
+    #[error("{}: {source}", path.display())]
+    Within {
+        /// The file.
+        path: PathBuf,
+        /// The problem.
+        #[source]
+        source: Box<ConfigError>,
+    },
+    /// A problem with one `[[bot]]` table.
+    #[error("{}: bot `{bot}`: {source}", path.display())]
+    Bot {
+        /// The file.
+        path: PathBuf,
+        /// The bot's name.
+        bot: String,
+        /// The problem.
+        #[source]
+        source: Box<ConfigError>,
+    },
+    /// A sandbox spec that does not parse.
+    #[error("{}: {source}", path.display())]
+    Sandbox {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        #[source]
+        source: quads_referee::sandbox::SandboxSpecError,
+    },
+    /// A time control that does not parse or fit.
+    #[error(transparent)]
+    Time(#[from] TimeError),
+    /// A bot command with unbalanced quotes.
+    #[error("cannot split bot command `{0}` (unbalanced quotes?)")]
+    Unsplittable(String),
+    /// An empty bot command.
+    #[error("empty bot command")]
+    EmptyCommand,
+    /// The openings file cannot be read.
+    #[error("cannot read openings {}: {source}", path.display())]
+    ReadOpenings {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A line of the openings file that is not a usable opening.
+    #[error("{} line {line}: {problem}", path.display())]
+    Opening {
+        /// The openings file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong.
+        problem: String,
+    },
+    /// An openings file with none.
+    #[error("{}: no openings", .0.display())]
+    NoOpenings(PathBuf),
+    /// SPRT hypotheses the wrong way round.
+    #[error("sprt: elo0 ({elo0}) must be below elo1 ({elo1})")]
+    SprtBounds {
+        /// Elo under H0.
+        elo0: f64,
+        /// Elo under H1.
+        elo1: f64,
+    },
+    /// An SPRT error rate that cannot be.
+    #[error("sprt: {name} must be between 0 and 0.5, not {value}")]
+    SprtRate {
+        /// `alpha` or `beta`.
+        name: &'static str,
+        /// As given.
+        value: f64,
+    },
+    /// An SPRT with no pairs to play.
+    #[error("sprt: max_pairs must be at least 1")]
+    SprtPairs,
+}
 
-/// Every config error is one line, whatever the file or the toml crate put in it.
-fn err(text: impl std::fmt::Display) -> ConfigError {
-    ConfigError(one_line(&text.to_string()))
+/// A check of the config file `path` that failed, on one line.
+fn invalid(path: &Path, problem: impl std::fmt::Display) -> ConfigError {
+    ConfigError::Invalid {
+        path: path.to_owned(),
+        problem: one_line(&problem.to_string()),
+    }
+}
+
+/// `source`, found in a part of the file `path`.
+fn within(path: &Path, source: impl Into<ConfigError>) -> ConfigError {
+    ConfigError::Within {
+        path: path.to_owned(),
+        source: Box::new(source.into()),
+    }
 }
 
 /// A message on one line: the toml crate's messages may span several, and names and commands
@@ -241,8 +360,10 @@ pub struct Overrides {
 }
 
 fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ConfigError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| err(format!("cannot read {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
     parse_toml_text(&text, path)
 }
 
@@ -252,11 +373,12 @@ fn parse_toml_text<T: serde::de::DeserializeOwned>(
     path: &Path,
 ) -> Result<T, ConfigError> {
     toml::from_str(text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| format!(" (line {})", line_of(text, s.start)))
-            .unwrap_or_default();
-        err(format!("{}{line}: {}", path.display(), e.message()))
+        let line = e.span().map(|s| line_of(text, s.start));
+        ConfigError::Syntax {
+            path: path.to_owned(),
+            line,
+            message: one_line(e.message()),
+        }
     })
 }
 
@@ -288,7 +410,7 @@ fn time_section(
         (None, None) => default_movetime,
         (m, _) => m.as_deref(),
     };
-    time_control(movetime, t.clock.as_deref()).map_err(err)
+    Ok(time_control(movetime, t.clock.as_deref())?)
 }
 
 /// The duration written, or `default` when none is.
@@ -301,14 +423,10 @@ pub fn command(text: &str, shell: bool, dir: Option<PathBuf>) -> Result<BotComma
     let argv = if shell {
         vec![text.to_owned()]
     } else {
-        shlex::split(text).ok_or_else(|| {
-            err(format!(
-                "cannot split bot command `{text}` (unbalanced quotes?)"
-            ))
-        })?
+        shlex::split(text).ok_or_else(|| ConfigError::Unsplittable(one_line(text)))?
     };
     if argv.is_empty() || argv[0].is_empty() {
-        return Err(err("empty bot command"));
+        return Err(ConfigError::EmptyCommand);
     }
     Ok(BotCommand {
         argv,
@@ -328,9 +446,10 @@ fn sandbox_spec(
 ) -> Result<SandboxSpec, ConfigError> {
     match text {
         None => Ok(default.clone()),
-        Some(t) => t
-            .parse()
-            .map_err(|e| err(format!("{}: {e}", path.display()))),
+        Some(t) => t.parse().map_err(|source| ConfigError::Sandbox {
+            path: path.to_owned(),
+            source,
+        }),
     }
 }
 
@@ -342,22 +461,23 @@ fn bot_specs(
     let mut bots: Vec<BotSpec> = Vec::new();
     for entry in entries {
         if bots.iter().any(|b| b.name == entry.name) {
-            return Err(err(format!(
-                "{}: bot `{}` is named twice",
-                path.display(),
-                entry.name
-            )));
+            return Err(invalid(
+                path,
+                format!("bot `{}` is named twice", entry.name),
+            ));
         }
         let options = option_texts(entry.options);
+        let in_bot = |source: ConfigError| ConfigError::Bot {
+            path: path.to_owned(),
+            bot: one_line(&entry.name),
+            source: Box::new(source),
+        };
         let time = match &entry.time {
-            Some(t) => Some(
-                time_section(t, None)
-                    .map_err(|e| err(format!("{}: bot `{}`: {e}", path.display(), entry.name)))?,
-            ),
+            Some(t) => Some(time_section(t, None).map_err(in_bot)?),
             None => None,
         };
-        let mut bot_command = command(&entry.command, entry.shell, entry.dir)
-            .map_err(|e| err(format!("{}: bot `{}`: {e}", path.display(), entry.name)))?;
+        let mut bot_command =
+            command(&entry.command, entry.shell, entry.dir.clone()).map_err(in_bot)?;
         bot_command.sandbox = sandbox_spec(entry.sandbox.as_deref(), sandbox, path)?;
         bot_command.env = entry.env.into_iter().collect();
         bot_command.ponder = entry.ponder.unwrap_or(true);
@@ -386,8 +506,10 @@ pub fn cores() -> usize {
 
 /// Reads and checks a tournament config.
 pub fn read_config(path: &Path, overrides: &Overrides) -> Result<Tournament, ConfigError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| err(format!("cannot read {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
     parse_config(&text, path, overrides)
 }
 
@@ -401,7 +523,7 @@ pub fn parse_config(
 ) -> Result<Tournament, ConfigError> {
     let path = source;
     let file: ConfigFile = parse_toml_text(text, path)?;
-    let at = |text: String| err(format!("{}: {text}", path.display()));
+    let at = |text: String| invalid(path, text);
     let sandbox = sandbox_spec(file.sandbox.as_deref(), &SandboxSpec::default(), path)?;
     let bots = bot_specs(file.bot, path, &sandbox)?;
     // With entrants, the count is checked once they are admitted.
@@ -470,7 +592,7 @@ pub fn parse_config(
                 beta: x.beta.unwrap_or(0.05),
                 max_pairs: x.max_pairs.unwrap_or(1000),
             };
-            check_sprt(&settings).map_err(|e| at(e.to_string()))?;
+            check_sprt(&settings).map_err(|e| within(path, e))?;
             Some(settings)
         }
         None => None,
@@ -481,7 +603,7 @@ pub fn parse_config(
             file: Some(_),
         } => return Err(at("openings take `random_moves` or `file`, not both".into())),
         OpeningsSection { file: Some(f), .. } => {
-            Openings::Listed(read_openings(&f, &variants).map_err(|e| at(e.0))?)
+            Openings::Listed(read_openings(&f, &variants).map_err(|e| within(path, e))?)
         }
         OpeningsSection { random_moves, .. } => Openings::Random(random_moves.unwrap_or(0)),
     };
@@ -494,8 +616,8 @@ pub fn parse_config(
             )));
         }
     }
-    let mut event_time =
-        time_section(&time, Some(&defaults::text(defaults::MOVETIME))).map_err(|e| at(e.0))?;
+    let mut event_time = time_section(&time, Some(&defaults::text(defaults::MOVETIME)))
+        .map_err(|e| within(path, e))?;
     if let Some(movetime) = overrides.movetime {
         event_time.movetime = Some(movetime.as_millis().try_into().unwrap_or(u64::MAX).max(1));
     }
@@ -529,9 +651,9 @@ pub fn parse_config(
         openings,
         time: event_time,
         margin: duration_or(time.margin.as_deref(), defaults::MARGIN)
-            .map_err(|e| at(e.to_string()))?,
+            .map_err(|e| within(path, e))?,
         handshake_timeout: duration_or(file.handshake_timeout.as_deref(), defaults::HANDSHAKE)
-            .map_err(|e| at(e.to_string()))?,
+            .map_err(|e| within(path, e))?,
         log_cap: file.log_cap.unwrap_or(defaults::LOG_CAP),
         anchor,
         sprt,
@@ -545,37 +667,33 @@ pub fn parse_config(
 
 /// An openings file: one position per line in the project's notation; `#` starts a comment.
 fn read_openings(path: &Path, variants: &[Rules]) -> Result<Vec<Position>, ConfigError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| err(format!("cannot read openings {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::ReadOpenings {
+        path: path.to_owned(),
+        source,
+    })?;
     let mut positions = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let pos: Position = line
-            .parse()
-            .map_err(|e| err(format!("{} line {}: {e}", path.display(), i + 1)))?;
+        let opening = |problem: String| ConfigError::Opening {
+            path: path.to_owned(),
+            line: i + 1,
+            problem: one_line(&problem),
+        };
+        let pos: Position = line.parse().map_err(|e| opening(format!("{e}")))?;
         for rules in variants {
-            pos.check(rules).map_err(|why| {
-                err(format!(
-                    "{} line {}: under {rules}: {why}",
-                    path.display(),
-                    i + 1
-                ))
-            })?;
+            pos.check(rules)
+                .map_err(|why| opening(format!("under {rules}: {why}")))?;
             if pos.outcome(rules).is_some() {
-                return Err(err(format!(
-                    "{} line {}: the game is already over under {rules}",
-                    path.display(),
-                    i + 1
-                )));
+                return Err(opening(format!("the game is already over under {rules}")));
             }
         }
         positions.push(pos);
     }
     if positions.is_empty() {
-        return Err(err(format!("{}: no openings", path.display())));
+        return Err(ConfigError::NoOpenings(path.to_owned()));
     }
     Ok(positions)
 }
@@ -583,20 +701,18 @@ fn read_openings(path: &Path, variants: &[Rules]) -> Result<Vec<Position>, Confi
 /// Checks SPRT settings: elo0 below elo1, error rates strictly between 0 and 1/2.
 pub fn check_sprt(s: &SprtSettings) -> Result<(), ConfigError> {
     if s.elo0.partial_cmp(&s.elo1) != Some(std::cmp::Ordering::Less) {
-        return Err(err(format!(
-            "sprt: elo0 ({}) must be below elo1 ({})",
-            s.elo0, s.elo1
-        )));
+        return Err(ConfigError::SprtBounds {
+            elo0: s.elo0,
+            elo1: s.elo1,
+        });
     }
     for (name, v) in [("alpha", s.alpha), ("beta", s.beta)] {
         if !(v > 0.0 && v < 0.5) {
-            return Err(err(format!(
-                "sprt: {name} must be between 0 and 0.5, not {v}"
-            )));
+            return Err(ConfigError::SprtRate { name, value: v });
         }
     }
     if s.max_pairs == 0 {
-        return Err(err("sprt: max_pairs must be at least 1"));
+        return Err(ConfigError::SprtPairs);
     }
     Ok(())
 }

@@ -96,18 +96,111 @@ impl Listed {
 
 /// A problem with the entrants folder itself (not with one entrant).
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct FolderError(pub String);
+#[error("cannot read {}: {source}", folder.display())]
+pub struct FolderError {
+    /// The entrants folder.
+    pub folder: PathBuf,
+    /// Why it cannot be listed.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// A problem that stops the event: the folder cannot be read, a report cannot be written, or
+/// a resumed run cannot admit again what the first run admitted.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EntrantsError {
+    /// The entrants folder itself.
+    #[error(transparent)]
+    Folder(#[from] FolderError),
+    /// No folder for the entrants' copies.
+    #[error("cannot make a folder for the entrants' copies: {0}")]
+    Staging(#[source] std::io::Error),
+    /// A folder of the results cannot be made.
+    #[error("cannot create {}: {source}", path.display())]
+    Create {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// `entrants.json` cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// `entrants.json` is not one.
+    #[error("{}: {source}", path.display())]
+    Saved {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A report cannot be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A resumed run: an admitted entrant's manifest no longer reads.
+    #[error("{} admitted `{name}`, whose manifest is no longer usable ({why}); remove {} to start afresh", saved.display(), out.display())]
+    NoLongerUsable {
+        /// entrants.json.
+        saved: PathBuf,
+        /// The entrant.
+        name: String,
+        /// What is wrong with its manifest.
+        why: String,
+        /// The results folder.
+        out: PathBuf,
+    },
+    /// A resumed run: an admitted entrant's folder is gone.
+    #[error("{} admitted `{name}` from {}, which is gone; remove {} to start afresh", saved.display(), folder.display(), out.display())]
+    Gone {
+        /// entrants.json.
+        saved: PathBuf,
+        /// The entrant.
+        name: String,
+        /// Its folder.
+        folder: PathBuf,
+        /// The results folder.
+        out: PathBuf,
+    },
+    /// A resumed run: an admitted entrant no longer builds.
+    #[error("`{name}` was admitted, but now its {reason}; remove {} to start afresh", out.display())]
+    NowFails {
+        /// The entrant.
+        name: String,
+        /// What fails.
+        reason: String,
+        /// The results folder.
+        out: PathBuf,
+    },
+}
 
 /// Reads every subfolder of `folder` (hidden ones aside) in the order of their names. `taken`
 /// are the names of the config's `[[bot]]` bots, which no entrant may use.
 pub fn read_entrants(folder: &Path, taken: &[String]) -> Result<Vec<Listed>, FolderError> {
-    let entries = std::fs::read_dir(folder)
-        .map_err(|e| FolderError(format!("cannot read {}: {e}", folder.display())))?;
+    let entries = std::fs::read_dir(folder).map_err(|source| FolderError {
+        folder: folder.to_owned(),
+        source,
+    })?;
     let mut names = Vec::new();
     for entry in entries {
-        let entry =
-            entry.map_err(|e| FolderError(format!("cannot read {}: {e}", folder.display())))?;
+        let entry = entry.map_err(|source| FolderError {
+            folder: folder.to_owned(),
+            source,
+        })?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if !name.starts_with('.') && entry.path().is_dir() {
             names.push(name);

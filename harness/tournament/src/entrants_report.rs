@@ -8,9 +8,8 @@ use std::path::{Path, PathBuf};
 use quads_referee::check::{render, Report};
 use quads_referee::defaults;
 
-use crate::admission::EntrantsError;
 use crate::config::Tournament;
-use crate::entrants::About;
+use crate::entrants::{About, EntrantsError};
 
 /// What became of one entrant.
 #[derive(Clone, Debug)]
@@ -63,19 +62,23 @@ struct SavedFile {
 
 /// Reads the verdicts of an earlier run.
 pub fn read(path: &Path) -> Result<Vec<Saved>, EntrantsError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| EntrantsError(format!("cannot read {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|source| EntrantsError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
     serde_json::from_str::<SavedFile>(&text)
         .map(|f| f.entrants)
-        .map_err(|e| EntrantsError(format!("{}: {e}", path.display())))
+        .map_err(|source| EntrantsError::Saved {
+            path: path.to_owned(),
+            source,
+        })
 }
 
 /// Writes `entrants.md` and `entrants.json` into the output folder.
 pub fn write(t: &Tournament, folder: &Path, verdicts: &[Verdict]) -> Result<(), EntrantsError> {
     let save = |name: &str, text: String| {
         let path = t.out.join(name);
-        std::fs::write(&path, text)
-            .map_err(|e| EntrantsError(format!("cannot write {}: {e}", path.display())))
+        std::fs::write(&path, text).map_err(|source| EntrantsError::Write { path, source })
     };
     save("entrants.md", markdown(t, folder, verdicts))?;
     save("entrants.json", json(folder, verdicts))
