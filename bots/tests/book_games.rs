@@ -10,7 +10,7 @@ use quads_bots::book::{self, Book};
 use quads_bots::solver::Solver;
 use quads_bots::{Limit, Strategy, SOLVE_EMPTY};
 use quads_protocol::Go;
-use quads_rules::{Move, Outcome, Piece, Player, Position, Rules};
+use quads_rules::{ByPlayer, Move, Outcome, Piece, Player, Position, Rules};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -27,15 +27,15 @@ fn level_5_with_the_book_is_never_behind_level_5_without_it() {
             (4, Player::Second),
         ] {
             let mut pos = Position::START;
-            let mut rngs = [
-                ChaCha8Rng::seed_from_u64(game),
-                ChaCha8Rng::seed_from_u64(game + 100),
-            ];
-            let mut solvers: [Option<Solver>; 2] = [None, None];
+            let mut rngs = ByPlayer {
+                first: ChaCha8Rng::seed_from_u64(game),
+                second: ChaCha8Rng::seed_from_u64(game + 100),
+            };
+            let mut solvers: ByPlayer<Option<Solver>> = ByPlayer::default();
             let mut last = None;
             let mut book_moves = 0;
             while pos.outcome(&rules).is_none() {
-                let side = usize::from(pos.to_move() == Player::Second);
+                let side = pos.to_move();
                 let ours = pos.to_move() == book_side;
                 book::set_enabled(ours);
                 let go = Go {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use quads_referee::{
     defaults, parse_duration, time_control, BotEntry, BotSpec, MatchConfig, Settings,
 };
-use quads_rules::Rules;
+use quads_rules::{ByPlayer, Rules};
 
 use crate::bots_file;
 
@@ -85,7 +85,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         ..Settings::default()
     };
     let config = MatchConfig {
-        bots,
+        bots: bots.into(),
         settings,
         games: args.games,
         seed: args.seed,
@@ -97,14 +97,14 @@ pub fn run(args: &Args) -> Result<(), String> {
     let games = config.games;
     let quiet = args.quiet;
     // A bot given as a command line is shown by the name it gave in its handshake.
-    let mut shown: [String; 2] = config.bots.clone().map(|b| b.name);
+    let mut shown: ByPlayer<String> = config.bots.clone().map(|b| b.name);
     let played = quads_results::matches::play_match(&config, |r| {
         moves += r.moves.len();
         for entry in [&r.first, &r.second] {
-            let bot = config.bots.iter().position(|b| b.name == entry.name);
-            if let (Some(i), Some(id)) = (bot, &entry.id) {
+            let bot = config.bots.iter().find(|(_, b)| b.name == entry.name);
+            if let (Some((p, _)), Some(id)) = (bot, &entry.id) {
                 if entry.name == entry.command {
-                    shown[i].clone_from(id);
+                    shown[p].clone_from(id);
                 }
             }
         }
@@ -113,8 +113,8 @@ pub fn run(args: &Args) -> Result<(), String> {
             config
                 .bots
                 .iter()
-                .position(|b| b.name == entry.name)
-                .map_or(entry.name.clone(), |i| names[i].clone())
+                .find(|(_, b)| b.name == entry.name)
+                .map_or(entry.name.clone(), |(p, _)| names[p].clone())
         };
         if !quiet {
             let how = match r.failures.first() {
@@ -133,7 +133,10 @@ pub fn run(args: &Args) -> Result<(), String> {
     })
     .map_err(|e| e.to_string())?;
     let elapsed = started.elapsed();
-    for (name, s) in distinct(&shown, &config.bots).iter().zip(played.scores) {
+    for (name, s) in distinct(&shown, &config.bots)
+        .into_iter()
+        .zip(played.scores)
+    {
         crate::outln!(
             "{}: {} wins, {} draws, {} losses",
             name,
@@ -154,8 +157,8 @@ pub fn run(args: &Args) -> Result<(), String> {
 }
 
 /// The names to show, unless two are the same: then the bots' own names.
-fn distinct(shown: &[String; 2], bots: &[BotSpec; 2]) -> [String; 2] {
-    if shown[0] == shown[1] {
+fn distinct(shown: &ByPlayer<String>, bots: &ByPlayer<BotSpec>) -> ByPlayer<String> {
+    if shown.first == shown.second {
         bots.clone().map(|b| b.name)
     } else {
         shown.clone()

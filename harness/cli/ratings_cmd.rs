@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use quads_record::Anchor;
 use quads_results::rating::Rate;
 
 use crate::shown::Shown;
@@ -24,10 +25,10 @@ pub struct Args {
     seed: Option<u64>,
     /// Pin a bot's rating, e.g. `greedy=1500` (otherwise the mean rating is 0).
     #[arg(long, value_name = "BOT=ELO", value_parser = parse_anchor)]
-    anchor: Option<(String, f64)>,
+    anchor: Option<Anchor>,
 }
 
-fn parse_anchor(text: &str) -> Result<(String, f64), String> {
+fn parse_anchor(text: &str) -> Result<Anchor, String> {
     let (bot, elo) = text
         .split_once('=')
         .ok_or("expected BOT=ELO, e.g. greedy=1500")?;
@@ -35,7 +36,10 @@ fn parse_anchor(text: &str) -> Result<(String, f64), String> {
         .trim()
         .parse()
         .map_err(|_| format!("`{elo}` is not a rating"))?;
-    Ok((bot.trim().to_owned(), elo))
+    Ok(Anchor {
+        bot: bot.trim().to_owned(),
+        elo,
+    })
 }
 
 pub fn run(args: &Args) -> Result<(), String> {

@@ -80,14 +80,16 @@ pub fn run_cmd(args: &Args) -> Result<u8, String> {
         max_pairs: args.max_pairs,
     };
     check_sprt(&settings).map_err(|e| e.to_string())?;
-    let [a, b] = crate::bots_file::two_bots(&args.bots, args.bots_file.as_deref(), false)?;
+    let [candidate, baseline] =
+        crate::bots_file::two_bots(&args.bots, args.bots_file.as_deref(), false)?;
     let movetime = match (&args.movetime, &args.clock) {
         (None, None) => Some("1s"),
         (m, _) => m.as_deref(),
     };
     let time = time_control(movetime, args.clock.as_deref()).map_err(|e| e.to_string())?;
     let t = Duel {
-        bots: [a, b],
+        candidate,
+        baseline,
         rules: args.rules,
         time,
         pairs: args.max_pairs,

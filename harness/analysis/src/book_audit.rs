@@ -2,11 +2,9 @@
 //! book's (up to the symmetries, and a winning placement announced or not).
 
 use quads_bots::book::Book;
+use quads_record::replay::{replay, ReplayError};
 use quads_record::GameRecord;
 use quads_rules::{Claim, Move, Player, Position, Rules, Then};
-
-use crate::error::RecordError;
-use crate::game::replay;
 
 /// A move that is not the book's.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,7 +42,7 @@ pub struct AuditError {
     pub game: u32,
     /// Why.
     #[source]
-    pub source: RecordError,
+    pub source: ReplayError,
 }
 
 /// Compares `bot`'s moves in `records` with the shipped books (games of variants without a
@@ -60,7 +58,7 @@ pub fn audit(records: &[GameRecord], bot: &str) -> Result<Audit, AuditError> {
             source,
         };
         let rules: Rules = record.rules.parse().map_err(|source| {
-            fail(RecordError::Rules {
+            fail(ReplayError::Rules {
                 spec: record.rules.clone(),
                 source,
             })
@@ -68,8 +66,9 @@ pub fn audit(records: &[GameRecord], bot: &str) -> Result<Audit, AuditError> {
         let Some(book) = Book::shipped(&rules) else {
             continue;
         };
-        let positions = replay(record, &rules).map_err(fail)?;
-        for (i, (pos, text)) in positions.iter().zip(&record.moves).enumerate() {
+        let replayed = replay(record).into_result().map_err(fail)?;
+        let played = replayed.positions.iter().zip(&replayed.moves);
+        for (i, (pos, &mv)) in played.enumerate() {
             let mover = match pos.to_move() {
                 Player::First => &record.first.name,
                 Player::Second => &record.second.name,
@@ -77,7 +76,6 @@ pub fn audit(records: &[GameRecord], bot: &str) -> Result<Audit, AuditError> {
             if mover != bot || pos.hand().is_none() {
                 continue;
             }
-            let mv: Move = text.parse().expect("replay parsed it");
             match book.lookup(pos) {
                 Some(found) => {
                     audit.in_book += 1;

@@ -3,59 +3,7 @@
 
 use std::path::PathBuf;
 
-/// Why a record cannot be judged: it does not describe a game of its rules.
-#[derive(Debug, thiserror::Error)]
-pub enum RecordError {
-    /// The rules spec is not a variant.
-    #[error("unknown variant `{spec}`: {source}")]
-    Rules {
-        /// The spec as written.
-        spec: String,
-        /// What is wrong with it.
-        #[source]
-        source: quads_rules::ParseRulesError,
-    },
-    /// The start position does not parse.
-    #[error("bad start position: {0}")]
-    Start(#[source] quads_rules::ParsePositionError),
-    /// The start position cannot arise under the rules.
-    #[error("start position `{position}` cannot arise under `{rules}`: {source}")]
-    Impossible {
-        /// The position as written.
-        position: String,
-        /// The rules spec.
-        rules: String,
-        /// Why not.
-        #[source]
-        source: quads_rules::Impossible,
-    },
-    /// A move does not parse.
-    #[error("move {index}: {source}")]
-    Move {
-        /// Its place in `moves`, from 1.
-        index: usize,
-        /// What is wrong with it.
-        #[source]
-        source: quads_rules::ParseMoveError,
-    },
-    /// A move is not legal where it was played.
-    #[error("move {index}: {source}")]
-    Illegal {
-        /// Its place in `moves`, from 1.
-        index: usize,
-        /// The move, its position and why.
-        #[source]
-        source: quads_rules::IllegalMove,
-    },
-    /// The moves lead somewhere other than the record's end position.
-    #[error("the moves end in `{reached}`, the record says `{recorded}`")]
-    End {
-        /// Where the moves lead.
-        reached: String,
-        /// The record's `end`.
-        recorded: String,
-    },
-}
+use quads_record::replay::ReplayError;
 
 /// An analysis that could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -75,15 +23,9 @@ pub enum AnalysisError {
         /// The folder.
         path: PathBuf,
     },
-    /// A line of a `games.jsonl` is not a game record.
-    #[error("{path} {source}")]
-    Parse {
-        /// The file.
-        path: PathBuf,
-        /// The line and what is wrong with it.
-        #[source]
-        source: quads_record::ParseError,
-    },
+    /// A `games.jsonl` that cannot be read, or a line of it that is not a game record.
+    #[error(transparent)]
+    Games(#[from] quads_record::files::ReadError),
     /// A record does not replay.
     #[error("{path} line {line} (game {game}): {source}")]
     Record {
@@ -95,7 +37,7 @@ pub enum AnalysisError {
         game: u32,
         /// What is wrong.
         #[source]
-        source: RecordError,
+        source: ReplayError,
     },
     /// No game in any of the inputs.
     #[error("no games in the files given")]

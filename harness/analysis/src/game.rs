@@ -10,11 +10,11 @@
 //! win to the player who may claim it, so a winning placement that does not announce is a win
 //! thrown to a loss, and a player who places instead of claiming throws the win away.
 
-use quads_record::{GameRecord, GameResult, Reason, Seat};
-use quads_rules::{ClaimState, Move, Outcome, Player, Position, Rules};
+use quads_record::replay::{replay, ReplayError, Replayed};
+use quads_record::{EndReason, GameRecord, GameResult};
+use quads_rules::{ClaimState, Outcome, Player};
 use serde::Serialize;
 
-use crate::error::RecordError;
 use crate::oracle::Oracle;
 use crate::value::{Value, Verdict};
 
@@ -28,7 +28,7 @@ pub struct JudgedMove {
     #[serde(rename = "move")]
     pub number: u32,
     /// Who made it.
-    pub seat: Seat,
+    pub seat: Player,
     /// The move, as the record writes it.
     pub played: String,
     /// The mover's value before the move.
@@ -58,7 +58,7 @@ pub enum Decided {
         #[serde(rename = "move")]
         number: u32,
         /// Who blundered.
-        seat: Seat,
+        seat: Player,
     },
     /// A forfeit: the result is not the value of the position the game stopped in.
     Forfeit,
@@ -80,7 +80,7 @@ pub struct GameAnalysis {
     /// The result.
     pub result: GameResult,
     /// How the game ended.
-    pub reason: Reason,
+    pub reason: EndReason,
     /// Moves made with at most this many empty squares were judged.
     pub empty: u32,
     /// The judged moves, in order.
@@ -91,18 +91,11 @@ pub struct GameAnalysis {
 
 impl GameAnalysis {
     /// The bot in `seat`.
-    pub fn bot(&self, seat: Seat) -> &str {
+    pub fn bot(&self, seat: Player) -> &str {
         match seat {
-            Seat::First => &self.first,
-            Seat::Second => &self.second,
+            Player::First => &self.first,
+            Player::Second => &self.second,
         }
-    }
-}
-
-fn seat(p: Player) -> Seat {
-    match p {
-        Player::First => Seat::First,
-        Player::Second => Seat::Second,
     }
 }
 
@@ -110,44 +103,9 @@ fn seat(p: Player) -> Seat {
 fn result_for(result: GameResult, p: Player) -> Value {
     match result.winner() {
         None => Value::Draw,
-        Some(s) if s == seat(p) => Value::Win,
+        Some(s) if s == p => Value::Win,
         Some(_) => Value::Loss,
     }
-}
-
-/// The positions a record passes through, from its start to its end (one more than its
-/// moves), checked against its rules and its recorded end.
-pub fn replay(record: &GameRecord, rules: &Rules) -> Result<Vec<Position>, RecordError> {
-    let start: Position = record.start.parse().map_err(RecordError::Start)?;
-    start
-        .check(rules)
-        .map_err(|source| RecordError::Impossible {
-            position: record.start.clone(),
-            rules: record.rules.clone(),
-            source,
-        })?;
-    let mut positions = vec![start];
-    for (i, text) in record.moves.iter().enumerate() {
-        let mv: Move = text.parse().map_err(|source| RecordError::Move {
-            index: i + 1,
-            source,
-        })?;
-        let pos = positions[i]
-            .play(mv, rules)
-            .map_err(|source| RecordError::Illegal {
-                index: i + 1,
-                source,
-            })?;
-        positions.push(pos);
-    }
-    let end = positions[positions.len() - 1].to_string();
-    if end != record.end {
-        return Err(RecordError::End {
-            reached: end,
-            recorded: record.end.clone(),
-        });
-    }
-    Ok(positions)
 }
 
 /// Judges every move of `record` made with at most `empty` empty squares.
@@ -156,12 +114,10 @@ pub fn judge(
     source: &str,
     empty: u32,
     oracle: &mut Oracle,
-) -> Result<GameAnalysis, RecordError> {
-    let rules: Rules = record.rules.parse().map_err(|source| RecordError::Rules {
-        spec: record.rules.clone(),
-        source,
-    })?;
-    let positions = replay(record, &rules)?;
+) -> Result<GameAnalysis, ReplayError> {
+    let Replayed {
+        rules, positions, ..
+    } = replay(record).into_result()?;
     // The value for the first player of each position in the window (terminal positions by
     // their outcome), each found once.
     let values: Vec<Option<Value>> = positions
@@ -198,7 +154,7 @@ pub fn judge(
         moves.push(JudgedMove {
             index,
             number: pos.placed() + 1,
-            seat: seat(mover),
+            seat: mover,
             played: record.moves[index].clone(),
             before,
             after,

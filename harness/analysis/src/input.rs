@@ -3,12 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use quads_record::{GameRecord, ParseError};
+use quads_record::files::{read_games_numbered, GAMES};
+use quads_record::GameRecord;
 
 use crate::error::AnalysisError;
-
-/// The file a folder's games are in.
-pub const GAMES_FILE: &str = "games.jsonl";
 
 /// The records of one `games.jsonl`.
 #[derive(Clone, Debug)]
@@ -28,7 +26,7 @@ pub fn games_file(path: &Path) -> Result<PathBuf, AnalysisError> {
     if !meta.is_dir() {
         return Ok(path.to_owned());
     }
-    let file = path.join(GAMES_FILE);
+    let file = path.join(GAMES);
     if file.is_file() {
         Ok(file)
     } else {
@@ -41,23 +39,6 @@ pub fn games_file(path: &Path) -> Result<PathBuf, AnalysisError> {
 /// Reads one `games.jsonl` (a file, or a folder holding one), blank lines skipped.
 pub fn read(path: &Path) -> Result<Source, AnalysisError> {
     let path = games_file(path)?;
-    let text = std::fs::read_to_string(&path).map_err(|source| AnalysisError::Read {
-        path: path.clone(),
-        source,
-    })?;
-    let mut records = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let record = serde_json::from_str(line).map_err(|source| AnalysisError::Parse {
-            path: path.clone(),
-            source: ParseError {
-                line: i + 1,
-                source,
-            },
-        })?;
-        records.push((i + 1, record));
-    }
+    let records = read_games_numbered(&path)?;
     Ok(Source { path, records })
 }

@@ -30,10 +30,11 @@ pub mod value;
 
 use std::time::Instant;
 
-pub use error::{AnalysisError, RecordError};
+pub use error::AnalysisError;
 pub use game::{Decided, GameAnalysis, JudgedMove};
 pub use input::Source;
 pub use oracle::{Oracle, Work};
+pub use quads_record::replay::ReplayError;
 pub use summary::{BotSummary, Tally, ALL_VARIANTS};
 pub use value::{Blunder, Value, Verdict};
 

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use quads_record::Seat;
+use quads_record::Player;
 
 use crate::game::{Decided, GameAnalysis};
 use crate::value::Verdict;
@@ -53,7 +53,7 @@ impl Tally {
     }
 
     /// Adds the moves of `seat` in `game`.
-    fn add(&mut self, game: &GameAnalysis, seat: Seat) {
+    fn add(&mut self, game: &GameAnalysis, seat: Player) {
         self.games += 1;
         let mine = game.moves.iter().filter(|m| m.seat == seat);
         let mut judged = false;
@@ -109,7 +109,7 @@ pub fn summarize(games: &[GameAnalysis]) -> Vec<BotSummary> {
             .iter()
             .filter(|g| variant == ALL_VARIANTS || g.rules == variant)
         {
-            for seat in [Seat::First, Seat::Second] {
+            for seat in [Player::First, Player::Second] {
                 tallies.entry(g.bot(seat)).or_default().add(g, seat);
             }
         }

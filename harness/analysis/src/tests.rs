@@ -2,13 +2,13 @@
 //! core's legal moves (claims and unannounced wins included), which shares no code with the
 //! solver.
 
-use quads_record::{BotEntry, GameRecord, GameResult, Reason, Seat, Timing};
+use quads_record::{BotEntry, EndReason, GameRecord, GameResult, Timing};
 use quads_rules::{Outcome, Player, Position, Rules};
 
 use crate::game::{judge, Decided};
 use crate::summary::{summarize, ALL_VARIANTS};
 use crate::value::{Blunder, Value, Verdict};
-use crate::{Oracle, RecordError};
+use crate::{Oracle, ReplayError};
 
 /// A record of `moves` from `start`, ended as the moves end it, or by `forfeit` of the side
 /// to move at the end.
@@ -21,11 +21,11 @@ fn record(rules: &str, start: &str, moves: &[&str], forfeit: Option<GameResult>)
     let (result, reason) = match (forfeit, pos.outcome(&r)) {
         (Some(result), _) => (
             result,
-            Reason::Forfeit(quads_record::ForfeitReason::Timeout),
+            EndReason::Forfeit(quads_record::ForfeitReason::Timeout),
         ),
-        (None, Some(Outcome::Draw)) => (GameResult::Draw, Reason::Draw),
-        (None, Some(Outcome::Win(Player::First))) => (GameResult::FirstWins, Reason::Normal),
-        (None, Some(Outcome::Win(Player::Second))) => (GameResult::SecondWins, Reason::Normal),
+        (None, Some(Outcome::Draw)) => (GameResult::Draw, EndReason::Draw),
+        (None, Some(Outcome::Win(Player::First))) => (GameResult::FirstWins, EndReason::Normal),
+        (None, Some(Outcome::Win(Player::Second))) => (GameResult::SecondWins, EndReason::Normal),
         (None, None) => panic!("the game goes on"),
     };
     let bot = |name: &str| BotEntry {
@@ -166,7 +166,7 @@ fn a_win_in_one_not_taken_and_a_winning_give_is_a_blunder_and_a_missed_win() {
         Decided::Blunder {
             index: 0,
             number: 4,
-            seat: Seat::First
+            seat: Player::First
         }
     );
 }
@@ -197,7 +197,7 @@ fn every_kind_of_blunder_in_one_endgame() {
         Decided::Blunder {
             index: 2,
             number: 15,
-            seat: Seat::Second
+            seat: Player::Second
         }
     );
     let summary = summarize(&[a]);
@@ -321,7 +321,7 @@ fn a_forfeit_is_judged_up_to_where_it_happened() {
         Decided::Blunder {
             index: 0,
             number: 4,
-            seat: Seat::First
+            seat: Player::First
         }
     );
 }
@@ -362,7 +362,7 @@ fn records_that_do_not_replay_are_errors() {
     let mut rec = thrown_win();
     rec.rules = "quadz".into();
     let e = judge(&rec, "t", 11, &mut oracle).unwrap_err();
-    assert!(matches!(e, RecordError::Rules { .. }));
+    assert!(matches!(e, ReplayError::Rules { .. }));
     assert_eq!(
         e.to_string(),
         "unknown variant `quadz`: unknown rules preset `quadz` (a rules spec starts with quads or classic)"
@@ -377,19 +377,19 @@ fn records_that_do_not_replay_are_errors() {
     rec.moves[0] = "Z9".into();
     assert!(matches!(
         judge(&rec, "t", 11, &mut oracle).unwrap_err(),
-        RecordError::Move { index: 1, .. }
+        ReplayError::Move { index: 1, .. }
     ));
     let mut rec = thrown_win();
     rec.end = "..../..../..../.... -".into();
     assert!(matches!(
         judge(&rec, "t", 11, &mut oracle).unwrap_err(),
-        RecordError::End { .. }
+        ReplayError::End { .. }
     ));
     let mut rec = thrown_win();
     rec.start = "..../..../..../BDRF... -".into();
     assert!(matches!(
         judge(&rec, "t", 11, &mut oracle).unwrap_err(),
-        RecordError::Impossible { .. }
+        ReplayError::Impossible { .. }
     ));
 }
 

@@ -24,10 +24,10 @@ use quads_bots::solver::Solver;
 use quads_i18n::Catalog;
 use quads_protocol::TimeControl;
 use quads_puzzle::Puzzle;
-use quads_referee::{BotSpec, Seat, Settings};
-use quads_rules::{Position, Rules};
+use quads_referee::{Bot, BotSpec, Settings};
+use quads_rules::{ByPlayer, Position, Rules};
 
-use crate::sides::{Kind, Side};
+use crate::sides::{Contestant, Kind};
 
 /// Who plays against the person.
 #[derive(Clone, Debug)]
@@ -91,9 +91,9 @@ pub enum Ending {
 pub(crate) struct Setup {
     pub rules: Rules,
     pub start: Position,
-    pub sides: [Side; 2],
+    pub sides: ByPlayer<Contestant>,
     pub settings: Settings,
-    pub times: [TimeControl; 2],
+    pub times: ByPlayer<TimeControl>,
     pub clock: bool,
     pub seed: u64,
     pub out: Option<PathBuf>,
@@ -128,7 +128,7 @@ fn setup(options: Options, c: &Catalog) -> Setup {
         start = p.position();
         first = p.player() == quads_rules::Player::First;
     }
-    let person = |n: &str, record: &str| Side::human(c.text(n), record, n == "player-you");
+    let person = |n: &str, record: &str| Contestant::human(c.text(n), record, n == "player-you");
     let (me, other) = match &options.opponent {
         Opponent::Human => (
             person("player-one", "human-1"),
@@ -136,7 +136,7 @@ fn setup(options: Options, c: &Catalog) -> Setup {
         ),
         Opponent::Bot { spec, shown } => (
             person("player-you", "human"),
-            Side {
+            Contestant {
                 name: shown.clone(),
                 entry: quads_record::BotEntry {
                     name: spec.name.clone(),
@@ -145,13 +145,13 @@ fn setup(options: Options, c: &Catalog) -> Setup {
                     sandbox: None,
                     ponder: None,
                 },
-                kind: Kind::Bot(Some(Box::new(Seat::new(spec.as_ref().clone())))),
+                kind: Kind::Bot(Some(Box::new(Bot::new(spec.as_ref().clone())))),
                 you: false,
             },
         ),
         Opponent::Solver => (
             person("player-you", "human"),
-            Side {
+            Contestant {
                 name: c.text("player-solver"),
                 entry: quads_record::BotEntry {
                     name: "solver".to_owned(),
@@ -175,6 +175,7 @@ fn setup(options: Options, c: &Catalog) -> Setup {
     } else {
         ([other, me], [other_time, people_time])
     };
+    let (sides, times) = (ByPlayer::from(sides), ByPlayer::from(times));
     Setup {
         rules: options.rules,
         start,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use quads_analysis::{Decided, Oracle};
 use quads_i18n::Catalog;
-use quads_record::{BotEntry, Failure, GameRecord, GameResult, Reason, Seat, Timing};
+use quads_record::{BotEntry, ByPlayer, EndReason, Failure, GameRecord, GameResult, Timing};
 use quads_referee::Log;
 
 use crate::game::Game;
@@ -18,11 +18,11 @@ pub struct Facts {
     /// The time control, as the record writes it.
     pub time_control: String,
     /// Both players.
-    pub entries: [BotEntry; 2],
+    pub entries: ByPlayer<BotEntry>,
     /// The result and how it came.
     pub result: GameResult,
     /// Why the game ended.
-    pub reason: Reason,
+    pub reason: EndReason,
     /// The forfeit, if there was one.
     pub failures: Vec<Failure>,
     /// When the game started (RFC 3339).
@@ -30,12 +30,12 @@ pub struct Facts {
     /// Its length in ms.
     pub duration_ms: f64,
     /// Per side, the processes a bot left that had to be killed.
-    pub leaked: [u32; 2],
+    pub leaked: ByPlayer<u32>,
 }
 
 /// The record of `game`.
-pub fn record(game: &Game, number: u32, facts: Facts, logs: &[Log; 2]) -> GameRecord {
-    let [first, second] = facts.entries;
+pub fn record(game: &Game, number: u32, facts: Facts, logs: &ByPlayer<Log>) -> GameRecord {
+    let ByPlayer { first, second } = facts.entries;
     GameRecord {
         game: number,
         round: None,
@@ -62,8 +62,8 @@ pub fn record(game: &Game, number: u32, facts: Facts, logs: &[Log; 2]) -> GameRe
                 .map(|m| (m.took_ms * 1000.0).round() / 1000.0)
                 .collect(),
             leaked: facts.leaked,
-            log_bytes: [logs[0].kept.len() as u64, logs[1].kept.len() as u64],
-            log_dropped: [logs[0].dropped, logs[1].dropped],
+            log_bytes: logs.as_ref().map(|l| l.kept.len() as u64),
+            log_dropped: logs.as_ref().map(|l| l.dropped),
         },
     }
 }
@@ -77,7 +77,7 @@ pub fn next_number(out: &Path) -> u32 {
 
 /// Appends `record` to `out/games.jsonl` and writes the logs into `out/logs/`; returns the
 /// file.
-pub fn save(out: &Path, record: &GameRecord, logs: &[Log; 2]) -> Result<PathBuf, String> {
+pub fn save(out: &Path, record: &GameRecord, logs: &ByPlayer<Log>) -> Result<PathBuf, String> {
     let logs_dir = out.join("logs");
     std::fs::create_dir_all(&logs_dir)
         .map_err(|e| format!("cannot create {}: {e}", logs_dir.display()))?;
@@ -104,7 +104,7 @@ fn value_word(c: &Catalog, v: quads_analysis::Value) -> String {
 
 /// Where the solver says the game was decided, in a sentence; `names` are the players as the
 /// screen calls them.
-pub fn decided(c: &Catalog, record: &GameRecord, names: &[String; 2]) -> String {
+pub fn decided(c: &Catalog, record: &GameRecord, names: &ByPlayer<String>) -> String {
     let empty = quads_bots::SOLVE_EMPTY;
     let mut oracle = Oracle::new(64, 1);
     let Ok(analysis) = quads_analysis::game::judge(record, "play", empty, &mut oracle) else {
@@ -129,10 +129,7 @@ pub fn decided(c: &Catalog, record: &GameRecord, names: &[String; 2]) -> String 
                 &[
                     ("number", number.into()),
                     ("move", judged.played.clone().into()),
-                    (
-                        "player",
-                        names[usize::from(seat == Seat::Second)].clone().into(),
-                    ),
+                    ("player", names[seat].clone().into()),
                     ("before", value_word(c, judged.before).into()),
                     ("after", value_word(c, judged.after).into()),
                 ],

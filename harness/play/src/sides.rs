@@ -4,7 +4,7 @@
 
 use quads_bots::solver::Solver;
 use quads_record::BotEntry;
-use quads_referee::Seat;
+use quads_referee::Bot;
 use quads_rules::{Move, Position, Rules};
 
 /// What plays a side.
@@ -12,13 +12,13 @@ pub enum Kind {
     /// A person: the keys.
     Human,
     /// A bot process. `None` while a task holds the seat (starting, or thinking).
-    Bot(Option<Box<Seat>>),
+    Bot(Option<Box<Bot>>),
     /// The exact solver: the fastest win, the slowest loss.
     Solver(Box<Solver>),
 }
 
 /// One side of the game.
-pub struct Side {
+pub struct Contestant {
     /// The name the screen shows, in the chosen language.
     pub name: String,
     /// The name and command the record keeps.
@@ -29,10 +29,10 @@ pub struct Side {
     pub you: bool,
 }
 
-impl Side {
+impl Contestant {
     /// A person.
-    pub fn human(name: String, record_name: &str, you: bool) -> Side {
-        Side {
+    pub fn human(name: String, record_name: &str, you: bool) -> Contestant {
+        Contestant {
             name,
             entry: BotEntry {
                 name: record_name.to_owned(),

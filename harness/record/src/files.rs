@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::{parse_jsonl, GameRecord, ParseError};
+use crate::{parse_jsonl_numbered, GameRecord, ParseError};
 
 /// Every game of a run, one record per line, in schedule order (written when the run ends).
 pub const GAMES: &str = "games.jsonl";
@@ -58,11 +58,16 @@ pub enum ReadError {
 
 /// The records of the `games.jsonl` file at `path`, in its order, blank lines skipped.
 pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, ReadError> {
+    read_games_numbered(path).map(|records| records.into_iter().map(|(_, r)| r).collect())
+}
+
+/// The records of the `games.jsonl` file at `path`, each with its line (from 1).
+pub fn read_games_numbered(path: &Path) -> Result<Vec<(usize, GameRecord)>, ReadError> {
     let text = std::fs::read_to_string(path).map_err(|source| ReadError::Io {
         path: path.to_owned(),
         source,
     })?;
-    parse_jsonl(&text).map_err(|source| ReadError::Parse {
+    parse_jsonl_numbered(&text).map_err(|source| ReadError::Parse {
         path: path.to_owned(),
         source,
     })

@@ -10,10 +10,14 @@
 //! killed, log sizes) sits under the `timing` key, so that records with `timing` removed are
 //! byte-identical between runs with the same seed and deterministic bots.
 
+mod anchor;
 pub mod files;
+pub mod replay;
 mod words;
 
-pub use words::{ForfeitReason, GameResult, Reason, Seat, UnknownWord};
+pub use anchor::Anchor;
+pub use quads_rules::{ByPlayer, Player};
+pub use words::{EndReason, ForfeitReason, GameResult, UnknownWord};
 
 use serde::{Deserialize, Serialize};
 
@@ -42,7 +46,7 @@ pub struct BotEntry {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Failure {
     /// The bot that failed.
-    pub seat: Seat,
+    pub seat: Player,
     /// Why it forfeits.
     pub reason: ForfeitReason,
     /// What exactly happened.
@@ -60,11 +64,11 @@ pub struct Timing {
     pub moves_ms: Vec<f64>,
     /// Per seat: processes that outlived the bot (or left its process group) and had to be
     /// killed.
-    pub leaked: [u32; 2],
+    pub leaked: ByPlayer<u32>,
     /// Per seat: bytes of stderr and `info` lines kept in the log.
-    pub log_bytes: [u64; 2],
+    pub log_bytes: ByPlayer<u64>,
     /// Per seat: bytes dropped past the log cap.
-    pub log_dropped: [u64; 2],
+    pub log_dropped: ByPlayer<u64>,
 }
 
 /// One game.
@@ -105,7 +109,7 @@ pub struct GameRecord {
     /// The result.
     pub result: GameResult,
     /// How the game ended: a win on the board, a draw, or the loser's forfeit reason.
-    pub reason: Reason,
+    pub reason: EndReason,
     /// Every failure, the one that decided the game first (two when both bots failed).
     pub failures: Vec<Failure>,
     /// Measurements: the only part that differs between identical runs.
@@ -119,10 +123,10 @@ impl GameRecord {
     }
 
     /// The bot in `seat`.
-    pub fn bot(&self, seat: Seat) -> &BotEntry {
+    pub fn bot(&self, seat: Player) -> &BotEntry {
         match seat {
-            Seat::First => &self.first,
-            Seat::Second => &self.second,
+            Player::First => &self.first,
+            Player::Second => &self.second,
         }
     }
 
@@ -133,16 +137,15 @@ impl GameRecord {
 
     /// The name of the log the bot in `seat` left for this game in the `logs/` folder beside
     /// the records, if it left one (a bot that wrote nothing gets no file).
-    pub fn log_file(&self, seat: Seat) -> Option<String> {
-        let i = seat.index();
-        (self.timing.log_bytes[i] > 0 || self.timing.log_dropped[i] > 0)
+    pub fn log_file(&self, seat: Player) -> Option<String> {
+        (self.timing.log_bytes[seat] > 0 || self.timing.log_dropped[seat] > 0)
             .then(|| log_file_name(self.game, seat, &self.bot(seat).name))
     }
 }
 
 /// The name of a bot's log of one game: `game-NNNN-SEAT-NAME.log`, `NAME` being
 /// [`file_safe`]. The referee writes logs under this name and the reports link to them by it.
-pub fn log_file_name(game: u32, seat: Seat, bot: &str) -> String {
+pub fn log_file_name(game: u32, seat: Player, bot: &str) -> String {
     format!("game-{game:04}-{seat}-{}.log", file_safe(bot))
 }
 
@@ -180,14 +183,22 @@ pub struct ParseError {
 
 /// Reads the records of a `games.jsonl` text, skipping blank lines.
 pub fn parse_jsonl(text: &str) -> Result<Vec<GameRecord>, ParseError> {
+    parse_jsonl_numbered(text).map(|records| records.into_iter().map(|(_, r)| r).collect())
+}
+
+/// Reads the records of a `games.jsonl` text, each with its line (from 1), skipping blank
+/// lines: the one reader of the format.
+pub fn parse_jsonl_numbered(text: &str) -> Result<Vec<(usize, GameRecord)>, ParseError> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            serde_json::from_str(l).map_err(|source| ParseError {
-                line: i + 1,
-                source,
-            })
+            serde_json::from_str(l)
+                .map(|r| (i + 1, r))
+                .map_err(|source| ParseError {
+                    line: i + 1,
+                    source,
+                })
         })
         .collect()
 }

@@ -8,8 +8,8 @@ fn an_old_record_reads_and_writes_back_byte_for_byte() {
     let records = parse_jsonl(&format!("{OLD}\n\n")).unwrap();
     let r = &records[0];
     assert_eq!(r.result, GameResult::SecondWins);
-    assert_eq!(r.reason, Reason::Forfeit(ForfeitReason::Timeout));
-    assert_eq!(r.failures[0].seat, Seat::First);
+    assert_eq!(r.reason, EndReason::Forfeit(ForfeitReason::Timeout));
+    assert_eq!(r.failures[0].seat, Player::First);
     assert_eq!(r.pair_id(), 2);
     assert_eq!(r.to_json(), OLD);
 }
@@ -40,18 +40,18 @@ fn every_word_reads_back_as_itself() {
     for r in GameResult::ALL {
         assert_eq!(r.as_str().parse::<GameResult>(), Ok(*r));
     }
-    for s in Seat::ALL {
-        assert_eq!(s.as_str().parse::<Seat>(), Ok(*s));
-        assert_eq!(Seat::from_index(s.index()), *s);
+    for s in Player::ALL {
+        assert_eq!(s.as_str().parse::<Player>(), Ok(*s));
+        assert_eq!(Player::from_index(s.index()), *s);
         assert_eq!(
-            GameResult::loss_of(*s).winner().map(Seat::index),
+            GameResult::loss_of(*s).winner().map(Player::index),
             Some(1 - s.index())
         );
     }
     for f in ForfeitReason::ALL {
-        assert_eq!(f.as_str().parse::<Reason>(), Ok(Reason::Forfeit(*f)));
+        assert_eq!(f.as_str().parse::<EndReason>(), Ok(EndReason::Forfeit(*f)));
     }
     assert_eq!(ForfeitReason::ALL.len(), 8);
-    assert_eq!("normal".parse::<Reason>(), Ok(Reason::Normal));
-    assert_eq!("draw".parse::<Reason>(), Ok(Reason::Draw));
+    assert_eq!("normal".parse::<EndReason>(), Ok(EndReason::Normal));
+    assert_eq!("draw".parse::<EndReason>(), Ok(EndReason::Draw));
 }

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use quads_rules::Player;
 use serde::{Deserialize, Serialize};
 
 /// A word that is not one of its kind's.
@@ -88,16 +89,6 @@ words!(
 );
 
 words!(
-    /// One of the two bots of a game: the first makes the opening give.
-    Seat, "seat", {
-        /// The first player.
-        First = "first",
-        /// The second player.
-        Second = "second",
-    }
-);
-
-words!(
     /// Why a bot lost its game without the board deciding it. The referee records these, the
     /// reports count them, and `gameover` tells the opponent.
     ForfeitReason, "forfeit reason", {
@@ -131,45 +122,26 @@ impl GameResult {
     }
 
     /// The result when `seat` loses.
-    pub fn loss_of(seat: Seat) -> GameResult {
+    pub fn loss_of(seat: Player) -> GameResult {
         match seat {
-            Seat::First => GameResult::SecondWins,
-            Seat::Second => GameResult::FirstWins,
+            Player::First => GameResult::SecondWins,
+            Player::Second => GameResult::FirstWins,
         }
     }
 
     /// The seat that won, if one did.
-    pub fn winner(self) -> Option<Seat> {
+    pub fn winner(self) -> Option<Player> {
         match self {
-            GameResult::FirstWins => Some(Seat::First),
-            GameResult::SecondWins => Some(Seat::Second),
+            GameResult::FirstWins => Some(Player::First),
+            GameResult::SecondWins => Some(Player::Second),
             GameResult::Draw => None,
-        }
-    }
-}
-
-impl Seat {
-    /// The seat at `index` (0 is the first).
-    pub fn from_index(index: usize) -> Seat {
-        if index == 0 {
-            Seat::First
-        } else {
-            Seat::Second
-        }
-    }
-
-    /// The seat's index: 0 for the first, 1 for the second.
-    pub fn index(self) -> usize {
-        match self {
-            Seat::First => 0,
-            Seat::Second => 1,
         }
     }
 }
 
 /// How a game ended: written `normal`, `draw`, or the loser's forfeit reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Reason {
+pub enum EndReason {
     /// A win on the board.
     Normal,
     /// The board filled with no win.
@@ -178,32 +150,32 @@ pub enum Reason {
     Forfeit(ForfeitReason),
 }
 
-impl Reason {
+impl EndReason {
     /// The word as written.
     pub fn as_str(self) -> &'static str {
         match self {
-            Reason::Normal => "normal",
-            Reason::Draw => "draw",
-            Reason::Forfeit(f) => f.as_str(),
+            EndReason::Normal => "normal",
+            EndReason::Draw => "draw",
+            EndReason::Forfeit(f) => f.as_str(),
         }
     }
 }
 
-impl fmt::Display for Reason {
+impl fmt::Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-impl FromStr for Reason {
+impl FromStr for EndReason {
     type Err = UnknownWord;
-    fn from_str(word: &str) -> Result<Reason, UnknownWord> {
+    fn from_str(word: &str) -> Result<EndReason, UnknownWord> {
         match word {
-            "normal" => Ok(Reason::Normal),
-            "draw" => Ok(Reason::Draw),
+            "normal" => Ok(EndReason::Normal),
+            "draw" => Ok(EndReason::Draw),
             _ => word
                 .parse()
-                .map(Reason::Forfeit)
+                .map(EndReason::Forfeit)
                 .map_err(|e: UnknownWord| UnknownWord {
                     kind: "reason",
                     expected: format!("normal, draw, {}", e.expected),
@@ -213,14 +185,14 @@ impl FromStr for Reason {
     }
 }
 
-impl Serialize for Reason {
+impl Serialize for EndReason {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
 }
 
-impl<'de> Deserialize<'de> for Reason {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Reason, D::Error> {
+impl<'de> Deserialize<'de> for EndReason {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<EndReason, D::Error> {
         let word = <std::borrow::Cow<'de, str>>::deserialize(d)?;
         word.parse().map_err(serde::de::Error::custom)
     }

@@ -10,7 +10,7 @@ use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use quads_sandbox::{BoxHandle, Sandbox};
 
-use crate::process::{BotCommand, BotProcess, Ended, Held};
+use crate::process::{BotCommand, BotProcess, Held, Shutdown};
 
 impl BotCommand {
     /// The launcher's command for this bot, in its box.
@@ -41,8 +41,8 @@ impl BotCommand {
 }
 
 impl BotProcess {
-    pub(crate) async fn shutdown_boxed(&mut self, grace: Duration) -> Ended {
-        let mut ended = Ended::default();
+    pub(crate) async fn shutdown_boxed(&mut self, grace: Duration) -> Shutdown {
+        let mut ended = Shutdown::default();
         self.resume();
         if self.stdin.is_some() && self.status.is_none() {
             let _ = self.send("quit").await;

@@ -1,27 +1,27 @@
-//! One game between two bot processes: both seats set up, turns against the clock, the end,
-//! and a record of all of it. Whatever a bot does wrong becomes a forfeit in the record. Each
-//! seat's side of it (the handshake, a move, the result) is in `seat.rs`.
+//! One game between two bot processes: both set up, turns against the clock, the end, and a
+//! record of all of it. Whatever a bot does wrong becomes a forfeit in the record. Each bot's
+//! side of it (the handshake, a move, the result) is in `bot.rs`.
 
 use std::time::SystemTime;
 
 use quads_protocol::{Go, NewGame, ResultWord};
-use quads_rules::{Move, Outcome, Player, Position};
+use quads_record::{EndReason, Failure, GameRecord, GameResult, Timing};
+use quads_rules::{ByPlayer, Move, Outcome, Player, Position};
+use tokio::sync::mpsc::UnboundedSender;
 use tokio::time::Instant;
 
+use crate::bot::Bot;
 use crate::fault::Fault;
 use crate::process::Log;
-use crate::seat::Seat;
 use crate::settings::{MatchError, Settings};
 use crate::time_control::{Clocks, Describe};
-use quads_record::Seat as Side;
-use quads_record::{Failure, GameRecord, GameResult, Reason, Timing};
 
 /// What a game leaves behind besides its record.
 pub struct Played {
     /// The record.
     pub record: GameRecord,
-    /// Per seat (first, second): the log of stderr and `info` lines.
-    pub logs: [Log; 2],
+    /// Each player's log of stderr and `info` lines.
+    pub logs: ByPlayer<Log>,
 }
 
 /// A move as it is played, for whoever follows a game live.
@@ -39,43 +39,58 @@ pub struct Moved {
     pub ms: f64,
 }
 
-/// Plays one game: `first` makes the opening give (or moves first from `start`).
-pub async fn play_game(
-    first: &mut Seat,
-    second: &mut Seat,
-    settings: &Settings,
-    game: u32,
-    seed: u64,
-    start: Position,
-    keep_alive: bool,
-) -> Result<Played, MatchError> {
-    play_watched(first, second, settings, game, seed, start, keep_alive, None).await
+/// One game to play, besides its bots and the match's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSpec<'a> {
+    /// The game's number in its match or tournament, from 1.
+    pub number: u32,
+    /// The seed sent to both bots.
+    pub seed: u64,
+    /// Where it starts.
+    pub start: Position,
+    /// Keep both processes for the next game (a bot that failed is stopped all the same).
+    pub keep_alive: bool,
+    /// Told of each move as it is played.
+    pub watch: Option<&'a UnboundedSender<Moved>>,
 }
 
-/// [`play_game`], telling `watch` of each move as it is played.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "play_game's arguments and the watcher; a struct for them is issue 25's next step"
-)]
-pub async fn play_watched(
-    first: &mut Seat,
-    second: &mut Seat,
+impl GameSpec<'_> {
+    /// Game `number` with `seed` from the start, the processes stopped after it, unwatched.
+    pub fn new(number: u32, seed: u64) -> GameSpec<'static> {
+        GameSpec {
+            number,
+            seed,
+            start: Position::START,
+            keep_alive: false,
+            watch: None,
+        }
+    }
+}
+
+/// Plays one game: the first bot makes the opening give (or moves first from `start`).
+pub async fn play_game(
+    bots: ByPlayer<&mut Bot>,
     settings: &Settings,
-    game: u32,
-    seed: u64,
-    start: Position,
-    keep_alive: bool,
-    watch: Option<&tokio::sync::mpsc::UnboundedSender<Moved>>,
+    spec: GameSpec<'_>,
 ) -> Result<Played, MatchError> {
+    let GameSpec {
+        number: game,
+        seed,
+        start,
+        keep_alive,
+        watch,
+    } = spec;
+    let mut bots = bots;
     let started_at = SystemTime::now();
     let clock_start = Instant::now();
-    let times = [first.spec.time, second.spec.time].map(|t| t.unwrap_or(settings.time));
-    let newgame = |seat| NewGame {
+    let times = bots.as_ref().map(|b| b.spec.time.unwrap_or(settings.time));
+    let newgame = |seat: Player| NewGame {
         rules: settings.rules,
         seat,
         seed,
-        time: times[usize::from(seat == Player::Second)],
+        time: times[seat],
     };
+    let ByPlayer { first, second } = bots.as_mut();
     let (a, b) = tokio::join!(
         first.start_game(settings, newgame(Player::First)),
         second.start_game(settings, newgame(Player::Second))
@@ -88,16 +103,15 @@ pub async fn play_watched(
             return Err(e);
         }
     };
-    let mut failures: Vec<(usize, Fault, Instant)> = Vec::new();
+    let mut failures: Vec<(Player, Fault, Instant)> = Vec::new();
     if let (Err(f), at) = a {
-        failures.push((0, f, at));
+        failures.push((Player::First, f, at));
     }
     if let (Err(f), at) = b {
-        failures.push((1, f, at));
+        failures.push((Player::Second, f, at));
     }
     failures.sort_by_key(|(_, _, at)| *at);
 
-    let mut seats: [&mut Seat; 2] = [first, second];
     let mut pos = start;
     let mut moves = Vec::new();
     let mut moves_ms = Vec::new();
@@ -105,24 +119,20 @@ pub async fn play_watched(
     let mut clocks = Clocks::new(times);
     if failures.is_empty() {
         while pos.outcome(&settings.rules).is_none() {
-            let seat = match pos.to_move() {
-                Player::First => 0,
-                Player::Second => 1,
-            };
-            let limit = clocks.limit(seat);
+            let seat = pos.to_move();
             let go = Go {
                 position: pos,
                 remaining: pos.remaining(),
                 last,
                 time: clocks.left(seat),
-                optime: clocks.left(1 - seat),
-                movetime: limit,
+                optime: clocks.left(seat.other()),
+                movetime: clocks.limit(seat),
             };
-            if !settings.ponder || !seats[1 - seat].spec.command.ponder {
+            if !settings.ponder || !bots[seat.other()].spec.command.ponder {
                 // Only the player to move runs.
-                seats[1 - seat].pause().await;
+                bots[seat.other()].pause().await;
             }
-            match seats[seat].ask(&go, &settings.rules, settings.margin).await {
+            match bots[seat].ask(&go, &settings.rules, settings.margin).await {
                 Ok(answer) => {
                     let took_ms = answer.took.as_secs_f64() * 1000.0;
                     clocks.charge(seat, took_ms);
@@ -132,7 +142,7 @@ pub async fn play_watched(
                         let _ = w.send(Moved {
                             game,
                             ply: moves.len(),
-                            by: pos.to_move(),
+                            by: seat,
                             mv: answer.mv,
                             ms: moves_ms[moves_ms.len() - 1],
                         });
@@ -149,48 +159,56 @@ pub async fn play_watched(
     }
 
     // Both run again, to hear the result and to end.
-    for seat in &seats {
-        seat.resume();
+    for bot in bots.values() {
+        bot.resume();
     }
 
     // The result, and telling both bots.
     let (result, reason, loser) = match failures.first() {
         Some((seat, f, _)) => (
-            GameResult::loss_of(Side::from_index(*seat)),
-            Reason::Forfeit(f.reason),
+            GameResult::loss_of(*seat),
+            EndReason::Forfeit(f.reason),
             Some(*seat),
         ),
         None => match pos.outcome(&settings.rules) {
-            Some(Outcome::Win(Player::First)) => (GameResult::FirstWins, Reason::Normal, Some(1)),
-            Some(Outcome::Win(Player::Second)) => (GameResult::SecondWins, Reason::Normal, Some(0)),
-            _ => (GameResult::Draw, Reason::Draw, None),
+            Some(Outcome::Win(winner)) => (
+                match winner {
+                    Player::First => GameResult::FirstWins,
+                    Player::Second => GameResult::SecondWins,
+                },
+                EndReason::Normal,
+                Some(winner.other()),
+            ),
+            _ => (GameResult::Draw, EndReason::Draw, None),
         },
     };
     let detail = failures.first().map(|(_, f, _)| f.detail.clone());
-    let faulted: Vec<usize> = failures.iter().map(|(s, _, _)| *s).collect();
-    for (i, seat) in seats.iter_mut().enumerate() {
-        if faulted.contains(&i) {
+    let faulted = |p: Player| failures.iter().any(|(s, _, _)| *s == p);
+    for &p in Player::ALL {
+        if faulted(p) {
             continue;
         }
         let word = match loser {
             None => ResultWord::Draw,
-            Some(l) if l == i => ResultWord::Loss,
+            Some(l) if l == p => ResultWord::Loss,
             Some(_) => ResultWord::Win,
         };
-        seat.tell_result(word, reason.to_string(), detail.clone())
+        bots[p]
+            .tell_result(word, reason.to_string(), detail.clone())
             .await;
     }
 
     // Processes: stop the ones that failed, and all of them unless kept alive.
-    let entries = seats.each_ref().map(|seat| seat.entry());
-    let [first, second] = seats;
-    let ((leaked0, log0), (leaked1, log1)) = tokio::join!(
-        first.end_game(keep_alive && !faulted.contains(&0), settings),
-        second.end_game(keep_alive && !faulted.contains(&1), settings)
+    let entries = bots.as_ref().map(|bot| bot.entry());
+    let keep = ByPlayer::new_with(|p| keep_alive && !faulted(p));
+    let ByPlayer { first, second } = bots;
+    let (ended_first, ended_second) = tokio::join!(
+        first.end_game(keep.first, settings),
+        second.end_game(keep.second, settings)
     );
-    let leaked = [leaked0, leaked1];
-    let logs = [log0, log1];
-    let [first_entry, second_entry] = entries;
+    let ended = ByPlayer::from([ended_first, ended_second]);
+    let leaked = ended.as_ref().map(|(leaked, _)| *leaked);
+    let logs = ended.map(|(_, log)| log);
     let record = GameRecord {
         game,
         round: None,
@@ -199,18 +217,18 @@ pub async fn play_watched(
         event_seed: None,
         rules: settings.rules.to_string(),
         seed,
-        time_control: if times[0] == times[1] {
-            Describe(&times[0]).to_string()
+        time_control: if times.first == times.second {
+            Describe(&times.first).to_string()
         } else {
             format!(
                 "first {}, second {}",
-                Describe(&times[0]),
-                Describe(&times[1])
+                Describe(&times.first),
+                Describe(&times.second)
             )
         },
         start: start.to_string(),
-        first: first_entry,
-        second: second_entry,
+        first: entries.first,
+        second: entries.second,
         moves,
         end: pos.to_string(),
         result,
@@ -218,7 +236,7 @@ pub async fn play_watched(
         failures: failures
             .iter()
             .map(|(s, f, _)| Failure {
-                seat: Side::from_index(*s),
+                seat: *s,
                 reason: f.reason,
                 detail: f.detail.clone(),
             })
@@ -228,8 +246,8 @@ pub async fn play_watched(
             duration_ms: (clock_start.elapsed().as_secs_f64() * 1_000_000.0).round() / 1000.0,
             moves_ms,
             leaked,
-            log_bytes: [logs[0].kept.len() as u64, logs[1].kept.len() as u64],
-            log_dropped: [logs[0].dropped, logs[1].dropped],
+            log_bytes: logs.as_ref().map(|l| l.kept.len() as u64),
+            log_dropped: logs.as_ref().map(|l| l.dropped),
         },
     };
     Ok(Played { record, logs })

@@ -4,21 +4,21 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use quads_rules::Position;
+use quads_rules::{ByPlayer, Player};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::game::play_game;
+use crate::bot::{Bot, BotSpec};
+use crate::game::{play_game, GameSpec};
 use crate::process::Log;
-use crate::seat::{BotSpec, Seat};
 use crate::settings::{MatchError, Settings};
-use quads_record::{GameRecord, GameResult, Seat as Side};
+use quads_record::GameRecord;
 
 /// What to play.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     /// The two bots; the first of them moves first in odd-numbered games.
-    pub bots: [BotSpec; 2],
+    pub bots: ByPlayer<BotSpec>,
     /// Rules, time control, limits.
     pub settings: Settings,
     /// How many games.
@@ -49,36 +49,44 @@ fn output_error(path: &Path) -> impl FnOnce(std::io::Error) -> MatchError + '_ {
     }
 }
 
-/// Plays the match; calls `report` after each game. The scores are for `bots[0]` and `bots[1]`.
+/// Plays the match; calls `report` after each game. The scores are the configured first
+/// bot's and second bot's, whichever seat each had in a game.
 pub async fn run_match(
     config: &MatchConfig,
     mut report: impl FnMut(&GameRecord),
-) -> Result<[Score; 2], MatchError> {
+) -> Result<ByPlayer<Score>, MatchError> {
     let logs = config.out.join("logs");
     std::fs::create_dir_all(&logs).map_err(output_error(&logs))?;
     let records_path = config.out.join("games.jsonl");
     let mut records = std::fs::File::create(&records_path).map_err(output_error(&records_path))?;
     let mut seeds = ChaCha8Rng::seed_from_u64(config.seed);
-    let mut seats = config.bots.clone().map(Seat::new);
-    let mut scores = [Score::default(); 2];
+    let mut bots = config.bots.clone().map(Bot::new);
+    let mut scores = ByPlayer::<Score>::default();
     let mut outcome = Ok(());
     for game in 1..=config.games {
         let seed = seeds.next_u64();
-        let [a, b] = &mut seats;
-        // Bot 0 moves first in games 1, 3, 5…
+        // The configured first bot moves first in games 1, 3, 5…
         let swapped = game % 2 == 0;
-        let (first, second) = if swapped { (b, a) } else { (a, b) };
-        let played = match play_game(
-            first,
-            second,
-            &config.settings,
-            game,
-            seed,
-            Position::START,
-            config.keep_alive,
-        )
-        .await
-        {
+        let ByPlayer {
+            first: a,
+            second: b,
+        } = bots.as_mut();
+        let seated = if swapped {
+            ByPlayer {
+                first: b,
+                second: a,
+            }
+        } else {
+            ByPlayer {
+                first: a,
+                second: b,
+            }
+        };
+        let spec = GameSpec {
+            keep_alive: config.keep_alive,
+            ..GameSpec::new(game, seed)
+        };
+        let played = match play_game(seated, &config.settings, spec).await {
             Ok(played) => played,
             Err(e) => {
                 outcome = Err(e);
@@ -97,28 +105,23 @@ pub async fn run_match(
         if let Err((path, e)) = write_logs(&logs, record, &played.logs) {
             outcome = Err(output_error(&path)(e));
         }
-        let (first_score, second_score) = match record.result {
-            GameResult::FirstWins => ((1, 0, 0), (0, 0, 1)),
-            GameResult::SecondWins => ((0, 0, 1), (1, 0, 0)),
-            GameResult::Draw => ((0, 1, 0), (0, 1, 0)),
-        };
-        let (s0, s1) = if swapped {
-            (second_score, first_score)
-        } else {
-            (first_score, second_score)
-        };
-        for (score, (w, d, l)) in scores.iter_mut().zip([s0, s1]) {
-            score.wins += w;
-            score.draws += d;
-            score.losses += l;
+        for &seat in Player::ALL {
+            // The configured bot that sat in `seat` this game.
+            let bot = if swapped { seat.other() } else { seat };
+            let score = &mut scores[bot];
+            match record.result.winner() {
+                None => score.draws += 1,
+                Some(w) if w == seat => score.wins += 1,
+                Some(_) => score.losses += 1,
+            }
         }
         report(record);
         if outcome.is_err() {
             break;
         }
     }
-    for seat in &mut seats {
-        seat.stop(config.settings.grace).await;
+    for bot in [&mut bots.first, &mut bots.second] {
+        bot.stop(config.settings.grace).await;
     }
     outcome.map(|()| scores)
 }
@@ -129,14 +132,14 @@ pub async fn run_match(
 pub fn write_logs(
     dir: &Path,
     record: &GameRecord,
-    logs: &[Log; 2],
+    logs: &ByPlayer<Log>,
 ) -> Result<(), (PathBuf, std::io::Error)> {
-    for (seat, log) in Side::ALL.iter().zip(logs) {
-        let entry = record.bot(*seat);
+    for (seat, log) in logs.iter() {
+        let entry = record.bot(seat);
         if log.kept.is_empty() && log.dropped == 0 {
             continue;
         }
-        let name = quads_record::log_file_name(record.game, *seat, &entry.name);
+        let name = quads_record::log_file_name(record.game, seat, &entry.name);
         let path = dir.join(name);
         let mut text = log.kept.clone();
         if log.dropped > 0 {

@@ -13,7 +13,7 @@ use tokio::time::{sleep, Instant};
 
 use crate::descendants::TOKEN_VAR;
 use crate::descendants::{self, Proc};
-use crate::process::{BotCommand, BotProcess, Ended, Held};
+use crate::process::{BotCommand, BotProcess, Held, Shutdown};
 use crate::reaping::{off_runtime, reap, reap_orphans, signal_all, stragglers};
 
 impl BotProcess {
@@ -23,7 +23,7 @@ impl BotProcess {
     }
 
     /// Its end, with the sandbox off: see [`shutdown`].
-    pub(crate) async fn shutdown_plain(&mut self, token: &str, grace: Duration) -> Ended {
+    pub(crate) async fn shutdown_plain(&mut self, token: &str, grace: Duration) -> Shutdown {
         shutdown(self, token, grace).await
     }
 }
@@ -43,8 +43,8 @@ fn kill_now(pgid: Pid, token: &str, child: &mut Child) {
 /// `quit`, a grace period, SIGTERM to the group, a grace period, SIGKILL to the group; then
 /// the same to every descendant still alive, wherever it moved (another group, another
 /// session, an orphan). Returns once all of them are gone and reaped.
-async fn shutdown(p: &mut BotProcess, token: &str, grace: Duration) -> Ended {
-    let mut ended = Ended::default();
+async fn shutdown(p: &mut BotProcess, token: &str, grace: Duration) -> Shutdown {
+    let mut ended = Shutdown::default();
     let pgid = p.pgid;
     // Seen while the bot still runs, the tree links its children to it.
     let before = look(pgid, token, |pgid, token| {

@@ -134,7 +134,7 @@ pub enum Reply {
 
 /// How a bot process ended, for the record.
 #[derive(Debug, Default, Clone, Copy)]
-pub struct Ended {
+pub struct Shutdown {
     /// Processes of the bot still alive after the bot itself had exited (children that
     /// outlived it and had to be killed).
     pub leaked: u32,
@@ -459,7 +459,7 @@ impl BotProcess {
     /// boxed bot its box's report says what it left behind (all of it gone with the box),
     /// for a plain one [`crate::plain`] finds and ends its descendants. Returns once all of
     /// them are gone and reaped.
-    pub async fn shutdown(mut self, grace: Duration) -> (Ended, Log) {
+    pub async fn shutdown(mut self, grace: Duration) -> (Shutdown, Log) {
         let ended = match &self.held {
             Held::Boxed(_) => self.shutdown_boxed(grace).await,
             Held::Plain { token } => {

@@ -1,5 +1,5 @@
 //! What every game of a match or a tournament shares ([`Settings`]), and what stops one that
-//! is the user's fault, not a bot's ([`MatchError`]). Both sit below `game.rs` and `seat.rs`,
+//! is the user's fault, not a bot's ([`MatchError`]). Both sit below `game.rs` and `bot.rs`,
 //! which use them.
 
 use std::time::Duration;

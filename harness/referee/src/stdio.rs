@@ -1,12 +1,12 @@
 //! A bot's output streams, read by tasks of their own: stdout into lines (with a bound on the
 //! length) handed over a channel, stderr drained into a capped log, so that a chatty bot
 //! never blocks on a full pipe. The end of stderr also carries the sandbox launcher's report
-//! ([`quads_sandbox::Report`]), taken out of the log, and the bot's last words.
+//! ([`quads_sandbox::BoxReport`]), taken out of the log, and the bot's last words.
 
 use std::sync::{Arc, Mutex};
 
 use quads_protocol::MAX_LINE;
-use quads_sandbox::Report;
+use quads_sandbox::BoxReport;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::sync::{mpsc, watch};
 
@@ -55,7 +55,7 @@ const TAIL: usize = 4096;
 pub(crate) struct Stderr {
     pub(crate) log: Log,
     tail: Vec<u8>,
-    pub(crate) report: Option<Report>,
+    pub(crate) report: Option<BoxReport>,
 }
 
 impl Stderr {
@@ -78,7 +78,7 @@ impl Stderr {
     /// tail and the log.
     fn finish(&mut self, nonce: Option<&str>) {
         let Some(nonce) = nonce else { return };
-        let Some((report, at)) = Report::find(&self.tail, nonce) else {
+        let Some((report, at)) = BoxReport::find(&self.tail, nonce) else {
             return;
         };
         let len = (self.tail.len() - at) as u64;
@@ -198,7 +198,7 @@ mod tests {
 
     #[test]
     fn the_report_is_taken_out_of_the_log_wherever_the_cap_cut_it() {
-        let report = Report {
+        let report = BoxReport {
             status: 256,
             leaked: 1,
             oom_kills: 0,

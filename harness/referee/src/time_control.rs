@@ -4,6 +4,7 @@ use std::fmt;
 use std::time::Duration;
 
 use quads_protocol::TimeControl;
+use quads_rules::{ByPlayer, Player};
 
 /// A time limit as a user wrote it that cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -85,25 +86,27 @@ impl fmt::Display for Describe<'_> {
 /// The two clocks of a game, in milliseconds (fractions kept).
 #[derive(Clone, Debug)]
 pub struct Clocks {
-    tc: [TimeControl; 2],
-    left: [f64; 2],
+    tc: ByPlayer<TimeControl>,
+    left: ByPlayer<f64>,
 }
 
 impl Clocks {
-    /// Both clocks at their start; each seat may have its own time control.
-    pub fn new(tc: [TimeControl; 2]) -> Clocks {
+    /// Both clocks at their start; each player may have its own time control.
+    pub fn new(tc: ByPlayer<TimeControl>) -> Clocks {
         let left = tc.map(|t| t.base.unwrap_or(0) as f64);
         Clocks { tc, left }
     }
 
-    /// The clock of `seat` (0 first, 1 second), whole milliseconds, if there is one.
-    pub fn left(&self, seat: usize) -> Option<u64> {
-        self.tc[seat].base.map(|_| self.left[seat].max(0.0) as u64)
+    /// The clock of `player`, whole milliseconds, if there is one.
+    pub fn left(&self, player: Player) -> Option<u64> {
+        self.tc[player]
+            .base
+            .map(|_| self.left[player].max(0.0) as u64)
     }
 
-    /// The limit for `seat`'s next move.
-    pub fn limit(&self, seat: usize) -> u64 {
-        match (self.tc[seat].movetime, self.left(seat)) {
+    /// The limit for `player`'s next move.
+    pub fn limit(&self, player: Player) -> u64 {
+        match (self.tc[player].movetime, self.left(player)) {
             (Some(m), Some(c)) => m.min(c),
             (Some(m), None) => m,
             (None, Some(c)) => c,
@@ -111,10 +114,11 @@ impl Clocks {
         }
     }
 
-    /// Charges `seat` for a move that took `ms`, then adds the increment.
-    pub fn charge(&mut self, seat: usize, ms: f64) {
-        if self.tc[seat].base.is_some() {
-            self.left[seat] = (self.left[seat] - ms).max(0.0) + self.tc[seat].inc as f64;
+    /// Charges `player` for a move that took `ms`, then adds the increment.
+    pub fn charge(&mut self, player: Player, ms: f64) {
+        let tc = self.tc[player];
+        if tc.base.is_some() {
+            self.left[player] = (self.left[player] - ms).max(0.0) + tc.inc as f64;
         }
     }
 }
@@ -168,11 +172,14 @@ mod tests {
             base: None,
             inc: 0,
         };
-        let mut c = Clocks::new([tc, quick]);
-        assert_eq!(c.limit(0), 5_000);
-        c.charge(0, 4_500.5);
-        assert_eq!(c.left(0), Some(1_499));
-        assert_eq!(c.limit(0), 1_499);
-        assert_eq!((c.left(1), c.limit(1)), (None, 100));
+        let mut c = Clocks::new(ByPlayer::from([tc, quick]));
+        assert_eq!(c.limit(Player::First), 5_000);
+        c.charge(Player::First, 4_500.5);
+        assert_eq!(c.left(Player::First), Some(1_499));
+        assert_eq!(c.limit(Player::First), 1_499);
+        assert_eq!(
+            (c.left(Player::Second), c.limit(Player::Second)),
+            (None, 100)
+        );
     }
 }

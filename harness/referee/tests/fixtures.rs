@@ -334,6 +334,6 @@ fn a_hundred_mebibytes_of_stderr_neither_blocks_nor_fills_memory() {
     let r = &o.record;
     assert!(r.failures.is_empty(), "{:?}", r.failures);
     assert_eq!(r.reason.as_str(), "normal");
-    assert_eq!(r.timing.log_bytes, [1 << 20, 0]);
-    assert_eq!(r.timing.log_dropped, [99 << 20, 0]);
+    assert_eq!(r.timing.log_bytes.into_array(), [1 << 20, 0]);
+    assert_eq!(r.timing.log_dropped.into_array(), [99 << 20, 0]);
 }

@@ -5,8 +5,8 @@
 mod common;
 
 use common::{assert_forfeit, bot, duel, movetime, settings, SERIAL, START};
-use quads_referee::{group_exists, play_game, run_match, GameRecord, MatchConfig, Seat};
-use quads_rules::{Position, Rules};
+use quads_referee::{group_exists, play_game, run_match, Bot, GameRecord, GameSpec, MatchConfig};
+use quads_rules::{ByPlayer, Position, Rules};
 
 #[test]
 fn a_grandchild_holding_stdout_does_not_hide_a_crash() {
@@ -24,7 +24,7 @@ fn a_grandchild_holding_stdout_does_not_hide_a_crash() {
         movetime(),
     );
     assert_eq!(
-        o.record.timing.leaked,
+        o.record.timing.leaked.into_array(),
         [0, 1],
         "the sleeping grandchild had to be killed"
     );
@@ -61,7 +61,7 @@ fn a_child_in_a_new_session_holding_stdout_ends_with_the_game() {
     let (record, pid) = escaped_child("setsid-stdout");
     assert!(record.failures.is_empty(), "{:?}", record.failures);
     assert!(!running(pid), "the setsid child {pid} outlived the game");
-    assert_eq!(record.timing.leaked, [0, 1]);
+    assert_eq!(record.timing.leaked.into_array(), [0, 1]);
 }
 
 #[test]
@@ -69,7 +69,7 @@ fn a_daemon_detached_from_everything_ends_with_the_game() {
     let (record, pid) = escaped_child("setsid-detached");
     assert!(record.failures.is_empty(), "{:?}", record.failures);
     assert!(!running(pid), "the daemon {pid} outlived the game");
-    assert_eq!(record.timing.leaked, [0, 1]);
+    assert_eq!(record.timing.leaked.into_array(), [0, 1]);
 }
 
 #[test]
@@ -118,17 +118,16 @@ fn kept_alive_bots_are_reused_and_a_failed_one_is_restarted() {
         .build()
         .unwrap();
     let s = settings("quads");
-    let (mut healthy, mut crashing) = (Seat::new(bot(&["legal"])), Seat::new(bot(&["crash"])));
-    let start = Position::START;
+    let (mut healthy, mut crashing) = (Bot::new(bot(&["legal"])), Bot::new(bot(&["crash"])));
     runtime.block_on(async {
-        let one = play_game(&mut healthy, &mut crashing, &s, 1, 1, start, true)
+        let one = play_game(both(&mut healthy, &mut crashing), &s, keeping(1))
             .await
             .unwrap();
         assert_eq!(one.record.reason.as_str(), "crash");
         let (kept, crashed) = (healthy.last_pgid().unwrap(), crashing.last_pgid().unwrap());
         assert!(group_exists(kept), "the healthy bot is kept between games");
         assert!(!group_exists(crashed), "the crashed bot is gone and reaped");
-        let two = play_game(&mut crashing, &mut healthy, &s, 2, 2, start, true)
+        let two = play_game(both(&mut crashing, &mut healthy), &s, keeping(2))
             .await
             .unwrap();
         assert_eq!(
@@ -163,7 +162,7 @@ fn what_a_kept_alive_bot_writes_on_gameover_is_in_that_games_log() {
         .unwrap();
     let out = tempfile::tempdir().unwrap();
     let config = MatchConfig {
-        bots: [bot(&["gameover-note"]), bot(&["legal"])],
+        bots: ByPlayer::from([bot(&["gameover-note"]), bot(&["legal"])]),
         settings: settings("quads"),
         games: 3,
         seed: 1,
@@ -220,4 +219,16 @@ fn children_a_boxed_bot_leaves_in_sessions_of_their_own_are_counted_and_gone() {
         Vec::<i32>::new(),
         "the children outlived the game"
     );
+}
+
+fn both<'a>(first: &'a mut Bot, second: &'a mut Bot) -> ByPlayer<&'a mut Bot> {
+    ByPlayer { first, second }
+}
+
+/// Game `n` with seed `n`, both processes kept for the next game.
+fn keeping(n: u32) -> GameSpec<'static> {
+    GameSpec {
+        keep_alive: true,
+        ..GameSpec::new(n, u64::from(n))
+    }
 }

@@ -94,7 +94,7 @@ fn a_fork_bomb_stops_at_the_process_limit_and_nothing_of_it_survives() {
     assert!(started <= 62, "{started} processes started");
     assert!(on.record.failures.is_empty(), "{:?}", on.record.failures);
     assert_eq!(
-        on.record.timing.leaked,
+        on.record.timing.leaked.into_array(),
         [0, started],
         "every sleeper was left, and killed"
     );
@@ -144,8 +144,9 @@ fn the_box_gets_at_most_its_share_of_the_cpu() {
 }
 
 /// What the thief's spinning helper got while the thief waited, per turn, in ms.
-fn waited(o: &common::Outcome) -> Vec<u64> {
-    o.logs[1]
+fn waited(o: &common::Duel) -> Vec<u64> {
+    o.logs
+        .second
         .lines()
         .filter_map(|l| l.strip_prefix("waited: "))
         .map(|n| n.parse().unwrap())

@@ -2,9 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use quads_record::{ForfeitReason, GameRecord, Seat};
+use quads_record::{Anchor, ForfeitReason, GameRecord, Player};
 
-use crate::ratings::{fit, intervals, Anchor, Intervals, Options, RatedGame};
+use crate::ratings::{fit, intervals, Intervals, Options, Pin, RatedGame};
 
 /// Forfeit reasons, in the order the tables list them.
 pub const FORFEITS: &[ForfeitReason] = ForfeitReason::ALL;
@@ -126,7 +126,7 @@ pub fn build(
     records: Vec<(usize, GameRecord)>,
     bots: &[String],
     seed: u64,
-    anchor: Option<(&str, f64)>,
+    anchor: Option<&Anchor>,
 ) -> Result<Report, ReportError> {
     let mut names: Vec<String> = bots.to_vec();
     for (_, r) in &records {
@@ -161,13 +161,13 @@ pub fn build(
         })
         .collect();
     let anchor = match anchor {
-        None => Anchor::Mean(0.0),
-        Some((name, elo)) => Anchor::Bot(
+        None => Pin::Mean(0.0),
+        Some(a) => Pin::Bot(
             names
                 .iter()
-                .position(|b| b == name)
-                .ok_or_else(|| ReportError::UnknownAnchor(name.to_owned()))?,
-            elo,
+                .position(|b| *b == a.bot)
+                .ok_or_else(|| ReportError::UnknownAnchor(a.bot.clone()))?,
+            a.elo,
         ),
     };
     let opts = Options {
@@ -215,8 +215,8 @@ pub fn build(
             }
             if let Some(f) = r.failures.first() {
                 let loser = match f.seat {
-                    Seat::First => g.first,
-                    Seat::Second => g.second,
+                    Player::First => g.first,
+                    Player::Second => g.second,
                 };
                 if let Some(k) = FORFEITS.iter().position(|x| *x == f.reason) {
                     rows[loser].forfeits[k] += 1;

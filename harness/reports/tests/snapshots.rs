@@ -1,7 +1,7 @@
 //! The exact output of every exporter, on a small hand-made set of games (insta snapshots;
 //! review changes with `cargo insta review`). PNGs are decoded and checked instead.
 
-use quads_record::{BotEntry, Failure, GameRecord, Seat, Timing};
+use quads_record::{BotEntry, Failure, GameRecord, Player, Timing};
 use quads_reports::export::render_file;
 use quads_reports::report::{build, Report};
 
@@ -24,9 +24,9 @@ fn game(
         "normal" | "draw" => Vec::new(),
         _ => vec![Failure {
             seat: if result == "1-0" {
-                Seat::Second
+                Player::Second
             } else {
-                Seat::First
+                Player::First
             },
             reason: reason.parse().unwrap(),
             detail: "no move within 1000 ms (+50 ms margin)".into(),

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use quads_record::files::GAMES;
-use quads_record::GameRecord;
+use quads_record::{ByPlayer, GameRecord};
 use quads_referee::{run_match, MatchConfig, Score};
 use quads_reports::html::EventInfo;
 
@@ -14,7 +14,7 @@ use crate::{page, walls, ResultsError};
 #[derive(Debug)]
 pub struct Played {
     /// Each bot's wins, draws and losses, in the config's order.
-    pub scores: [Score; 2],
+    pub scores: ByPlayer<Score>,
     /// Its report.html.
     pub page: PathBuf,
 }
@@ -30,8 +30,8 @@ pub fn play_match(
         .build()
         .map_err(ResultsError::Runtime)?;
     let scores = runtime.block_on(run_match(config, each))?;
-    walls::record(&config.out, &config.bots)?;
-    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+    walls::record(&config.out, &config.bots.clone().into_array())?;
+    let names: Vec<String> = config.bots.values().map(|b| b.name.clone()).collect();
     write_event(
         &config.out,
         &EventInfo {

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use quads_record::files::{ENTRANTS_JSON, ENTRANTS_MD, GAMES, JOURNAL, LOGS, SANDBOX};
-use quads_reports::html::{Anchor, EventInfo};
+use quads_reports::html::EventInfo;
 use quads_tournament::{merge, Merged};
 
 use crate::folder::{create, write};
@@ -39,10 +39,7 @@ pub fn merge_into(
         name: info.name.clone(),
         seed: Some(info.seed),
         bots: info.bots.clone(),
-        anchor: info.anchor.as_ref().map(|(bot, elo)| Anchor {
-            bot: bot.clone(),
-            elo: *elo,
-        }),
+        anchor: info.anchor.clone(),
         machine: Some(machines(&merged)?),
         games: vec![GAMES.to_owned()],
     };

@@ -31,7 +31,7 @@ pub fn rebuild(dir: &Path, report: Option<Report>) -> Result<PathBuf, ResultsErr
     let report = match report {
         Some(report) => report,
         None => {
-            let anchor = event.anchor.as_ref().map(|a| (a.bot.as_str(), a.elo));
+            let anchor = event.anchor.as_ref();
             quads_reports::report::build(
                 &event.name,
                 records,

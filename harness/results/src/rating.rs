@@ -5,8 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use quads_record::files::{read_games, GAMES};
+use quads_record::Anchor;
 use quads_record::GameRecord;
-use quads_reports::html::{Anchor, EventInfo};
+use quads_reports::html::EventInfo;
 use quads_reports::report::Report;
 
 use crate::folder::{common, relative, write, write_event};
@@ -24,7 +25,7 @@ pub fn write_results(
 ) -> Result<Report, ResultsError> {
     let text: String = records.iter().map(|r| r.to_json() + "\n").collect();
     write(&out.join(GAMES), text.as_bytes())?;
-    let anchor = event.anchor.as_ref().map(|a| (a.bot.as_str(), a.elo));
+    let anchor = event.anchor.as_ref();
     let report = quads_reports::report::build(
         &event.name,
         records.into_iter().map(|r| (0, r)).collect(),
@@ -63,7 +64,7 @@ pub struct Rate {
     /// The bootstrap's seed [default: the records' tournament seed, else 1].
     pub seed: Option<u64>,
     /// A bot pinned at a rating.
-    pub anchor: Option<(String, f64)>,
+    pub anchor: Option<Anchor>,
 }
 
 /// Rates the games of `rate.files` together into `rate.out`: standings, charts, event.json
@@ -76,7 +77,7 @@ pub fn rate(rate: &Rate, sink: &mut dyn Sink) -> Result<(), ResultsError> {
     if records.is_empty() {
         return Err(ResultsError::NoGamesGiven);
     }
-    let anchor = rate.anchor.as_ref().map(|(bot, elo)| (bot.as_str(), *elo));
+    let anchor = rate.anchor.as_ref();
     // Records of one tournament carry its event name and seed: the same intervals as it gave.
     let event = rate
         .event
@@ -100,10 +101,7 @@ pub fn rate(rate: &Rate, sink: &mut dyn Sink) -> Result<(), ResultsError> {
             name: event,
             seed: Some(seed),
             bots: report.bots.clone(),
-            anchor: rate.anchor.as_ref().map(|(bot, elo)| Anchor {
-                bot: bot.clone(),
-                elo: *elo,
-            }),
+            anchor: rate.anchor.clone(),
             machine: machine_of(&rate.files),
             games: rate.files.iter().map(|f| relative(&rate.out, f)).collect(),
         },

@@ -134,8 +134,10 @@ pub fn run_sprt(t: &Tournament, test: Sprt, sink: &mut dyn Sink) -> Result<Teste
 /// A two-bot match for an SPRT: its bots, rules, time and where it goes.
 #[derive(Clone, Debug)]
 pub struct Duel {
-    /// The bot under test, then the bot it must beat.
-    pub bots: [BotSpec; 2],
+    /// The bot under test.
+    pub candidate: BotSpec,
+    /// The bot it must beat.
+    pub baseline: BotSpec,
     /// The rules.
     pub rules: Rules,
     /// The time control.
@@ -156,7 +158,7 @@ impl Duel {
     /// The tournament of its two bots.
     pub fn tournament(self) -> Tournament {
         Tournament {
-            name: format!("{} vs {}", self.bots[0].name, self.bots[1].name),
+            name: format!("{} vs {}", self.candidate.name, self.baseline.name),
             seed: self.seed,
             out: self.out,
             concurrency: self.concurrency,
@@ -166,7 +168,7 @@ impl Duel {
             keep_alive: true,
             ponder: true,
             openings: Openings::Random(self.opening_moves),
-            bots: self.bots.to_vec(),
+            bots: vec![self.candidate, self.baseline],
             time: self.time,
             margin: defaults::MARGIN,
             handshake_timeout: defaults::HANDSHAKE,
@@ -243,7 +245,8 @@ pub fn ladder(
     for number in 2..=t.bots.len() {
         let (upper, lower) = (&t.bots[number - 1], &t.bots[number - 2]);
         let duel = Duel {
-            bots: [upper.clone(), lower.clone()],
+            candidate: upper.clone(),
+            baseline: lower.clone(),
             rules: t.variants[0],
             time: t.time,
             pairs: s.max_pairs,

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use quads_record::files::{ENTRANTS_MD, GAMES, JOURNAL};
 use quads_record::GameRecord;
-use quads_reports::html::{Anchor, EventInfo};
+use quads_reports::html::EventInfo;
 use quads_tournament::{
     admit, cores, read_journal, run_watched, schedule, select, Layout, Progress, RunError,
     Scheduled, Shard, ShardError, ShardInfo, Tournament,
@@ -196,10 +196,7 @@ fn event_of(t: &Tournament) -> EventInfo {
         name: t.name.clone(),
         seed: Some(t.seed),
         bots: t.bots.iter().map(|b| b.name.clone()).collect(),
-        anchor: t.anchor.as_ref().map(|(bot, elo)| Anchor {
-            bot: bot.clone(),
-            elo: *elo,
-        }),
+        anchor: t.anchor.clone(),
         machine: Some(machine()),
         games: vec![GAMES.to_owned()],
     }

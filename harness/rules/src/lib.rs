@@ -28,6 +28,7 @@ mod board;
 mod moves;
 mod perft;
 mod piece;
+mod player;
 mod position;
 mod rules;
 mod square;
@@ -36,8 +37,9 @@ pub use board::{Board, Threats};
 pub use moves::{Move, ParseMoveError, Then};
 pub use perft::{perft, perft_by_moves, PerftError};
 pub use piece::{ParsePieceError, Piece, PieceSet, Trait, TraitSet};
+pub use player::{ByPlayer, ParsePlayerError, Player};
 pub use position::{
-    ClaimState, IllegalMove, Impossible, Outcome, ParsePositionError, Player, Position, Reason,
+    ClaimState, IllegalMove, Impossible, Outcome, ParsePositionError, Position, Reason,
 };
 pub use rules::{Claim, ParseRulesError, Rules, SHAPES};
 pub use square::{Bitboard, ParseSquareError, Square};

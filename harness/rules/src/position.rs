@@ -18,27 +18,9 @@ use std::str::FromStr;
 use crate::board::Board;
 use crate::moves::{Move, Then};
 use crate::piece::{Piece, PieceSet};
+use crate::player::Player;
 use crate::rules::{Claim, Rules};
 use crate::square::Square;
-
-/// One of the two players. The first player makes the opening give; the second places first.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Player {
-    /// Gives first.
-    First,
-    /// Places first.
-    Second,
-}
-
-impl Player {
-    /// The other player.
-    pub const fn other(self) -> Player {
-        match self {
-            Player::First => Player::Second,
-            Player::Second => Player::First,
-        }
-    }
-}
 
 /// How a finished game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

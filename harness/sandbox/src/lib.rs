@@ -32,6 +32,6 @@ pub use machine::{
     WallError, JAIL,
 };
 pub use plan::Plan;
-pub use report::Report;
+pub use report::BoxReport;
 pub use spec::{SandboxSpec, SandboxSpecError};
 pub use walls::{Sandbox, PROTECTIONS};

@@ -9,7 +9,7 @@ use std::fmt;
 
 /// What the launcher says when a box is gone.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Report {
+pub struct BoxReport {
     /// The command's wait status, as `waitpid` gave it.
     pub status: i32,
     /// Processes still alive when the command itself ended (killed with the box).
@@ -25,7 +25,7 @@ fn marker(nonce: &str) -> String {
     format!("\n{nonce} ")
 }
 
-impl Report {
+impl BoxReport {
     /// The report as written on stderr.
     pub fn line(&self, nonce: &str) -> String {
         format!(
@@ -39,13 +39,13 @@ impl Report {
     }
 
     /// The last report in `tail` (the end of a stream), with where it starts.
-    pub fn find(tail: &[u8], nonce: &str) -> Option<(Report, usize)> {
+    pub fn find(tail: &[u8], nonce: &str) -> Option<(BoxReport, usize)> {
         let marker = marker(nonce);
         let at = tail
             .windows(marker.len())
             .rposition(|w| w == marker.as_bytes())?;
         let rest = std::str::from_utf8(&tail[at + marker.len()..]).ok()?;
-        let mut r = Report::default();
+        let mut r = BoxReport::default();
         for pair in rest.trim_end().split(' ') {
             let (k, v) = pair.split_once('=')?;
             match k {
@@ -60,7 +60,7 @@ impl Report {
     }
 }
 
-impl fmt::Display for Report {
+impl fmt::Display for BoxReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.line("-").trim())
     }
@@ -85,7 +85,7 @@ mod tests {
 
     #[test]
     fn a_report_is_found_at_the_end_and_only_with_its_secret() {
-        let r = Report {
+        let r = BoxReport {
             status: 9,
             leaked: 2,
             oom_kills: 1,
@@ -94,13 +94,13 @@ mod tests {
         let nonce = nonce();
         assert_eq!(nonce.len(), 32);
         let mut stream = b"log line\npartial".to_vec();
-        let forged = Report { leaked: 0, ..r }.line("guessed");
+        let forged = BoxReport { leaked: 0, ..r }.line("guessed");
         stream.extend_from_slice(forged.as_bytes());
         let start = stream.len();
         stream.extend_from_slice(r.line(&nonce).as_bytes());
         assert!(r.line(&nonce).len() < MAX_LINE);
-        assert_eq!(Report::find(&stream, &nonce), Some((r, start)));
-        assert_eq!(Report::find(forged.as_bytes(), &nonce), None);
-        assert_eq!(Report::find(b"", &nonce), None);
+        assert_eq!(BoxReport::find(&stream, &nonce), Some((r, start)));
+        assert_eq!(BoxReport::find(forged.as_bytes(), &nonce), None);
+        assert_eq!(BoxReport::find(b"", &nonce), None);
     }
 }

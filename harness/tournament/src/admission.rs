@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
-use quads_referee::check::{check, render, CheckConfig, Report, DEFAULT_MOVETIME};
+use quads_referee::check::{check, render, CheckConfig, ScenarioReport, DEFAULT_MOVETIME};
 use quads_referee::{defaults, BotSpec};
 
 use crate::config::Tournament;
@@ -221,8 +221,8 @@ pub(crate) fn check_movetime(t: &Tournament) -> Duration {
 }
 
 /// The reason an entrant that failed the check is left out: its first failing scenario.
-fn failure(reports: &[Report]) -> String {
-    let failing: Vec<&Report> = reports
+fn failure(reports: &[ScenarioReport]) -> String {
+    let failing: Vec<&ScenarioReport> = reports
         .iter()
         .filter(|r| r.failure.is_some() && r.run)
         .collect();
@@ -429,12 +429,12 @@ fn failed_build(what: &str, log: &Path) -> BuildFailure {
 }
 
 /// Takes the sandbox launcher's report (marked by `nonce`) off the end of a build's log.
-fn take_report(log: &Path, nonce: &str) -> Option<quads_referee::sandbox::Report> {
+fn take_report(log: &Path, nonce: &str) -> Option<quads_referee::sandbox::BoxReport> {
     let bytes = std::fs::read(log).ok()?;
     let from = bytes
         .len()
         .saturating_sub(quads_referee::sandbox::report::MAX_LINE * 2);
-    let (report, at) = quads_referee::sandbox::Report::find(&bytes[from..], nonce)?;
+    let (report, at) = quads_referee::sandbox::BoxReport::find(&bytes[from..], nonce)?;
     let file = std::fs::OpenOptions::new().write(true).open(log).ok()?;
     let _ = file.set_len((from + at) as u64);
     Some(report)

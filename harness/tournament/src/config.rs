@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use quads_protocol::TimeControl;
+use quads_record::Anchor;
 use quads_referee::sandbox::SandboxSpec;
 use quads_referee::{defaults, parse_duration, time_control, BotCommand, BotSpec, TimeError};
 use quads_rules::{Position, Rules};
@@ -234,7 +235,7 @@ struct ConfigFile {
     time: Option<TimeSection>,
     handshake_timeout: Option<String>,
     log_cap: Option<usize>,
-    anchor: Option<AnchorSection>,
+    anchor: Option<Anchor>,
     sprt: Option<SprtSection>,
     entrants: Option<PathBuf>,
     entrants_ponder: Option<bool>,
@@ -268,13 +269,6 @@ pub struct SprtSettings {
     pub beta: f64,
     /// Game pairs at most per rung.
     pub max_pairs: u32,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AnchorSection {
-    bot: String,
-    elo: f64,
 }
 
 /// How bots are paired.
@@ -329,7 +323,7 @@ pub struct Tournament {
     /// Stderr kept per bot per game.
     pub log_cap: usize,
     /// Ratings pin this bot at this Elo (otherwise the mean is 0).
-    pub anchor: Option<(String, f64)>,
+    pub anchor: Option<Anchor>,
     /// SPRT settings (ladder configs).
     pub sprt: Option<SprtSettings>,
     /// A folder of entrants, each built and checked before the first game and, if admitted,
@@ -579,7 +573,7 @@ pub fn parse_config(
                     a.bot
                 ))
             })?;
-            Some((a.bot, a.elo))
+            Some(a)
         }
         None => None,
     };

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use quads_referee::check::{render, Report};
+use quads_referee::check::{render, ScenarioReport};
 use quads_referee::defaults;
 
 use crate::config::Tournament;
@@ -25,7 +25,7 @@ pub struct Verdict {
     /// The last lines of a failed build's log.
     pub build_tail: Option<String>,
     /// The check's reports, when it was checked.
-    pub reports: Option<Vec<Report>>,
+    pub reports: Option<Vec<ScenarioReport>>,
 }
 
 impl Verdict {

@@ -11,7 +11,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use quads_referee::{play_watched, write_logs, GameRecord, Log, MatchError, Seat, Settings};
+use quads_referee::{play_game, write_logs, Bot, GameRecord, GameSpec, Log, MatchError, Settings};
+use quads_rules::ByPlayer;
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 
@@ -158,15 +159,15 @@ fn settings(t: &Tournament, variant: usize) -> Settings {
 }
 
 /// Idle bot processes, per bot, for reuse across games.
-type Pools = Arc<Mutex<HashMap<usize, Vec<Seat>>>>;
+type Pools = Arc<Mutex<HashMap<usize, Vec<Bot>>>>;
 
-fn take_seat(pools: &Pools, t: &Tournament, bot: usize) -> Seat {
+fn take_seat(pools: &Pools, t: &Tournament, bot: usize) -> Bot {
     let reused = pools
         .lock()
         .expect("pool lock")
         .get_mut(&bot)
         .and_then(Vec::pop);
-    reused.unwrap_or_else(|| Seat::new(t.bots[bot].clone()))
+    reused.unwrap_or_else(|| Bot::new(t.bots[bot].clone()))
 }
 
 /// Plays every game of `schedule` not in the journal, appending each to it. Calls `done` for
@@ -254,9 +255,9 @@ pub async fn run_watched(
     let pools: Pools = Arc::default();
     let permits = Arc::new(Semaphore::new(t.concurrency));
     type Done = (
-        Result<(GameRecord, [Log; 2]), MatchError>,
-        Seat,
-        Seat,
+        Result<(GameRecord, ByPlayer<Log>), MatchError>,
+        Bot,
+        Bot,
         usize,
         usize,
         tokio::sync::OwnedSemaphorePermit,
@@ -293,17 +294,18 @@ pub async fn run_watched(
             let event_seed = t.seed;
             let moved = moved_tx.clone();
             tasks.spawn(async move {
-                let played = play_watched(
-                    &mut first,
-                    &mut second,
-                    &settings,
-                    game.number,
-                    game.seed,
-                    game.start,
-                    keep,
-                    Some(&moved),
-                )
-                .await;
+                let bots = ByPlayer {
+                    first: &mut first,
+                    second: &mut second,
+                };
+                let spec = GameSpec {
+                    number: game.number,
+                    seed: game.seed,
+                    start: game.start,
+                    keep_alive: keep,
+                    watch: Some(&moved),
+                };
+                let played = play_game(bots, &settings, spec).await;
                 let record = played.map(|p| {
                     let record = GameRecord {
                         round: Some(game.round),
@@ -380,7 +382,7 @@ pub async fn run_watched(
             }
         }
     }
-    let idle: Vec<Seat> = pools
+    let idle: Vec<Bot> = pools
         .lock()
         .expect("pool lock")
         .drain()

@@ -12,6 +12,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use quads_record::Anchor;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -172,7 +173,10 @@ pub fn fingerprint(t: &Tournament, schedule: &[Scheduled]) -> String {
         "{:?} {:?} {} {} {} {}",
         t.margin, t.handshake_timeout, t.keep_alive, t.ponder, t.entrants_ponder, t.log_cap
     ));
-    put(format!("{:?} {:?}", t.anchor, t.sandbox));
+    // The anchor as the pair it was written as before it had a type of its own, so that
+    // fingerprints stay what they were.
+    let anchor = t.anchor.as_ref().map(|a| (&a.bot, a.elo));
+    put(format!("{anchor:?} {:?}", t.sandbox));
     for g in schedule {
         put(format!(
             "{} {} {} {} {} {} {}",
@@ -198,7 +202,7 @@ pub struct ShardInfo {
     /// The bots, in the config's order (entrants admitted last).
     pub bots: Vec<String>,
     /// The ratings' anchor, if any: a bot pinned at an Elo.
-    pub anchor: Option<(String, f64)>,
+    pub anchor: Option<Anchor>,
     /// Whether the config asks for an analysis after the games.
     pub analyze: bool,
     /// The schedule's layout.

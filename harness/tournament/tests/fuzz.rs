@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use quads_referee::{BotEntry, GameRecord, GameResult, Reason, Timing};
+use quads_referee::{BotEntry, EndReason, GameRecord, GameResult, Timing};
 use quads_tournament::{
     entrants::read_entrants, read_bots_file, read_config, read_journal, schedule, Overrides,
     Scheduled, Tournament,
@@ -203,7 +203,7 @@ fn record(t: &Tournament, g: &Scheduled) -> String {
         moves: vec![],
         end: g.start.to_string(),
         result: GameResult::Draw,
-        reason: Reason::Draw,
+        reason: EndReason::Draw,
         failures: vec![],
         timing: Timing::default(),
     }

@@ -2,7 +2,7 @@
 //! it was decided; or, for a puzzle, solved or not.
 
 use quads_protocol::{ResultWord, TimeControl};
-use quads_record::{Failure, GameResult, Reason as EndReason, Seat as RecordSeat};
+use quads_record::{ByPlayer, EndReason, Failure, GameResult};
 use quads_referee::{Describe, Log};
 use quads_rules::{Move, Outcome, Player};
 
@@ -36,22 +36,22 @@ impl App {
             return;
         }
         let (result, reason, failures) = self.result();
-        let mut logs: [Log; 2] = [Log::default(), Log::default()];
-        let mut leaked = [0u32; 2];
-        for (side, log_of_side) in logs.iter_mut().enumerate() {
+        let mut logs: ByPlayer<Log> = ByPlayer::default();
+        let mut leaked = ByPlayer::<u32>::default();
+        for &side in Player::ALL {
             if let Kind::Bot(Some(seat)) = &mut self.setup.sides[side].kind {
                 let faulted = self.failures.iter().any(|(s, _)| *s == side);
                 if !faulted {
                     let word = match result.winner() {
                         None => ResultWord::Draw,
-                        Some(w) if w.index() == side => ResultWord::Win,
+                        Some(w) if w == side => ResultWord::Win,
                         Some(_) => ResultWord::Loss,
                     };
                     let detail = self.failures.first().map(|(_, f)| f.detail.clone());
                     seat.tell_result(word, reason.to_string(), detail).await;
                 }
                 let (left_behind, log) = seat.end_game(false, &self.setup.settings).await;
-                *log_of_side = log;
+                logs[side] = log;
                 leaked[side] = left_behind;
             }
         }
@@ -61,10 +61,7 @@ impl App {
         let facts = record::Facts {
             seed: self.setup.seed,
             time_control: time_control_text(&self.setup.times),
-            entries: [
-                self.setup.sides[0].entry.clone(),
-                self.setup.sides[1].entry.clone(),
-            ],
+            entries: self.setup.sides.as_ref().map(|s| s.entry.clone()),
             result,
             reason,
             failures,
@@ -77,7 +74,7 @@ impl App {
         };
         let number = record::next_number(&out);
         let rec = record::record(&self.game, number, facts, &logs);
-        let names = [self.name(0), self.name(1)];
+        let names = ByPlayer::new_with(|p| self.name(p));
         self.end.push(record::decided(&self.c, &rec, &names));
         match record::save(&out, &rec, &logs) {
             Ok(path) => {
@@ -102,14 +99,14 @@ impl App {
             .failures
             .iter()
             .map(|(s, f)| Failure {
-                seat: RecordSeat::from_index(*s),
+                seat: *s,
                 reason: f.reason,
                 detail: f.detail.clone(),
             })
             .collect();
         if let Some((side, f)) = self.failures.first() {
             return (
-                GameResult::loss_of(RecordSeat::from_index(*side)),
+                GameResult::loss_of(*side),
                 EndReason::Forfeit(f.reason),
                 failures,
             );
@@ -127,7 +124,7 @@ impl App {
 }
 
 /// The record's time control: the bot's, or the two sides' when they differ.
-fn time_control_text(times: &[TimeControl; 2]) -> String {
+fn time_control_text(times: &ByPlayer<TimeControl>) -> String {
     let text = |t: &TimeControl| {
         let s = Describe(t).to_string();
         if s.is_empty() {
@@ -136,9 +133,13 @@ fn time_control_text(times: &[TimeControl; 2]) -> String {
             s
         }
     };
-    if times[0] == times[1] {
-        text(&times[0])
+    if times.first == times.second {
+        text(&times.first)
     } else {
-        format!("first {}, second {}", text(&times[0]), text(&times[1]))
+        format!(
+            "first {}, second {}",
+            text(&times.first),
+            text(&times.second)
+        )
     }
 }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant, SystemTime};
 use quads_i18n::{Arg, Catalog};
 use quads_protocol::{Go, NewGame, TimeControl};
 use quads_record::ForfeitReason;
-use quads_referee::{Answer, Clocks, Fault, Seat, Settings};
+use quads_referee::{Answer, Bot, Clocks, Fault, Settings};
 use quads_rules::{Move, Outcome, Player, Reason};
 use tokio::sync::mpsc;
 
@@ -24,13 +24,13 @@ use crate::{Ending, Setup};
 /// What a bot's task hands back.
 enum BotEvent {
     Started {
-        side: usize,
-        seat: Box<Seat>,
+        side: Player,
+        seat: Box<Bot>,
         result: Result<Result<(), Fault>, String>,
     },
     Moved {
-        side: usize,
-        seat: Box<Seat>,
+        side: Player,
+        seat: Box<Bot>,
         result: Result<Answer, Fault>,
     },
 }
@@ -60,17 +60,13 @@ pub struct App {
     turn_began: Instant,
     message: String,
     help: bool,
-    failures: Vec<(usize, Fault)>,
+    failures: Vec<(Player, Fault)>,
     end: Vec<String>,
     ending: Option<Ending>,
     started_at: SystemTime,
     started: Instant,
     tx: mpsc::UnboundedSender<BotEvent>,
     rx: mpsc::UnboundedReceiver<BotEvent>,
-}
-
-fn seat_index(p: Player) -> usize {
-    usize::from(p == Player::Second)
 }
 
 impl App {
@@ -98,12 +94,12 @@ impl App {
         }
     }
 
-    fn name(&self, side: usize) -> String {
+    fn name(&self, side: Player) -> String {
         self.setup.sides[side].name.clone()
     }
 
     /// `player` and `who` (`you` or `other`) for the messages whose verb agrees with them.
-    fn player_args(&self, side: usize) -> Vec<(&'static str, Arg<'static>)> {
+    fn player_args(&self, side: Player) -> Vec<(&'static str, Arg<'static>)> {
         let who = if self.setup.sides[side].you {
             "you"
         } else {
@@ -150,18 +146,14 @@ impl App {
     /// Starts the bots, or the first turn if there are none.
     fn start(&mut self) {
         let mut pending = 0;
-        for side in 0..2 {
+        for &side in Player::ALL {
             if let Kind::Bot(seat) = &mut self.setup.sides[side].kind {
                 let mut seat = seat.take().expect("a bot's seat before the game");
                 pending += 1;
                 let settings = self.setup.settings.clone();
                 let newgame = NewGame {
                     rules: self.setup.rules,
-                    seat: if side == 0 {
-                        Player::First
-                    } else {
-                        Player::Second
-                    },
+                    seat: side,
                     seed: self.setup.seed,
                     time: self.setup.times[side],
                 };
@@ -188,7 +180,7 @@ impl App {
             self.phase = Phase::Over;
             return;
         }
-        let side = seat_index(self.game.to_move());
+        let side = self.game.to_move();
         self.turn_began = Instant::now();
         let pos = self.game.position();
         match &mut self.setup.sides[side].kind {
@@ -216,7 +208,7 @@ impl App {
                     remaining: pos.remaining(),
                     last: self.game.last(),
                     time: self.clocks.left(side),
-                    optime: self.clocks.left(1 - side),
+                    optime: self.clocks.left(side.other()),
                     movetime: self.clocks.limit(side),
                 };
                 let (rules, margin, tx) = (
@@ -233,7 +225,7 @@ impl App {
     }
 
     /// A move the rules took: charge the clock, say it, go on.
-    fn played(&mut self, side: usize, mv: Move, took_ms: f64) {
+    fn played(&mut self, side: Player, mv: Move, took_ms: f64) {
         self.clocks.charge(side, took_ms);
         self.message = match mv {
             Move::Claim => self.c.with("msg-claimed", &self.player_args(side)),
@@ -250,7 +242,7 @@ impl App {
             ),
         };
         if let Some(puzzle) = &self.setup.puzzle {
-            if side == seat_index(puzzle.player()) && !self.still_won() {
+            if side == puzzle.player() && !self.still_won() {
                 self.ending = Some(Ending::PuzzleFailed);
                 self.phase = Phase::Over;
                 return;
@@ -271,7 +263,8 @@ impl App {
         let Some(Kind::Solver(solver)) = self
             .setup
             .sides
-            .iter_mut()
+            .as_mut()
+            .into_iter()
             .map(|s| &mut s.kind)
             .find(|k| matches!(k, Kind::Solver(_)))
         else {
@@ -306,7 +299,7 @@ impl App {
     }
 
     async fn act(&mut self, action: Action) {
-        let side = seat_index(self.game.to_move());
+        let side = self.game.to_move();
         match action {
             Action::Nothing => {}
             Action::Help => self.help = true,
@@ -349,8 +342,8 @@ impl App {
 
     /// Takes back the bot's last move and the person's before it.
     fn undo(&mut self) {
-        let me = seat_index(self.game.to_move());
-        if !self.setup.sides[1 - me].is_bot() {
+        let me = self.game.to_move();
+        if !self.setup.sides[me.other()].is_bot() {
             self.message = self.c.text("msg-no-undo-humans");
             return;
         }
@@ -441,7 +434,7 @@ impl App {
         if !self.setup.clock {
             return false;
         }
-        let side = seat_index(self.game.to_move());
+        let side = self.game.to_move();
         let Some(left) = self.clocks.left(side) else {
             return false;
         };

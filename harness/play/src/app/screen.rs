@@ -2,9 +2,9 @@
 
 use quads_i18n::Arg;
 use quads_record::ForfeitReason;
-use quads_rules::Outcome;
+use quads_rules::{Outcome, Player};
 
-use super::{seat_index, App, Phase};
+use super::{App, Phase};
 use crate::input::Focus;
 use crate::view::Screen;
 
@@ -47,7 +47,7 @@ impl App {
     }
 
     fn status(&self) -> String {
-        let side = seat_index(self.game.to_move());
+        let side = self.game.to_move();
         let player: Arg<'_> = self.name(side).into();
         match self.phase {
             Phase::Starting(_) | Phase::Thinking => {
@@ -83,7 +83,7 @@ impl App {
             };
         }
         match self.game.outcome() {
-            Some(Outcome::Win(p)) => self.c.with("end-win", &self.player_args(seat_index(p))),
+            Some(Outcome::Win(p)) => self.c.with("end-win", &self.player_args(p)),
             Some(Outcome::Draw) => self.c.text("end-draw"),
             None => String::new(),
         }
@@ -93,10 +93,11 @@ impl App {
         if !self.setup.clock {
             return Vec::new();
         }
-        (0..2)
-            .filter_map(|side| {
+        Player::ALL
+            .iter()
+            .filter_map(|&side| {
                 let mut left = self.clocks.left(side)? as f64;
-                if self.phase == Phase::Turn && seat_index(self.game.to_move()) == side {
+                if self.phase == Phase::Turn && self.game.to_move() == side {
                     left -= self.turn_began.elapsed().as_secs_f64() * 1000.0;
                 }
                 let s = (left.max(0.0) / 1000.0) as u64;

@@ -42,7 +42,7 @@ pub struct Line {
 
 /// A scenario's outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Report {
+pub struct ScenarioReport {
     /// What the scenario checks, in a few words, with its rules where it has some.
     pub name: String,
     /// `None` when it passed; otherwise what is wrong, in plain words.
@@ -94,7 +94,7 @@ pub const DEFAULT_MOVETIME: Duration = Duration::from_secs(2);
 pub const DEFAULT_RULES: [&str; 3] = ["quads", "classic", "quads,claim=announce"];
 
 /// Whether every scenario passed (warnings do not count).
-pub fn passed(reports: &[Report]) -> bool {
+pub fn passed(reports: &[ScenarioReport]) -> bool {
     reports.iter().all(|r| r.failure.is_none())
 }
 
@@ -102,11 +102,11 @@ pub fn passed(reports: &[Report]) -> bool {
 /// fails, the others are marked not run (the author learns it at once, not after every
 /// scenario has waited for the same handshake). Fails only when the bot cannot be started at
 /// all.
-pub async fn check(config: &CheckConfig) -> Result<Vec<Report>, SpawnError> {
-    let mut reports: Vec<Report> = Vec::new();
+pub async fn check(config: &CheckConfig) -> Result<Vec<ScenarioReport>, SpawnError> {
+    let mut reports: Vec<ScenarioReport> = Vec::new();
     for scenario in scenarios(&config.rules) {
         if reports.first().is_some_and(|r| r.failure.is_some()) {
-            reports.push(Report {
+            reports.push(ScenarioReport {
                 name: scenario.name(),
                 failure: Some(NOT_RUN.to_owned()),
                 warnings: Vec::new(),

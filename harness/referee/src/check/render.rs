@@ -2,11 +2,11 @@
 //! `entrants.md`) and as JSON (`quads check --json`, `entrants.json`): one format, written
 //! here once.
 
-use super::{Direction, Report};
+use super::{Direction, ScenarioReport};
 
 /// One scenario as lines of text: `ok` or `FAIL` with the hint, then for a failure the lines
 /// exchanged, then the warnings.
-pub fn text(r: &Report) -> Vec<String> {
+pub fn text(r: &ScenarioReport) -> Vec<String> {
     let mut out = Vec::new();
     match &r.failure {
         None => out.push(format!("ok    {}", r.name)),
@@ -27,7 +27,7 @@ pub fn text(r: &Report) -> Vec<String> {
 }
 
 /// The closing line: how many passed, how many were not run, how many warnings.
-pub fn summary(reports: &[Report]) -> String {
+pub fn summary(reports: &[ScenarioReport]) -> String {
     let failed = reports.iter().filter(|r| r.failure.is_some()).count();
     let skipped = reports.iter().filter(|r| !r.run).count();
     let warned: usize = reports.iter().map(|r| r.warnings.len()).sum();
@@ -46,7 +46,7 @@ pub fn summary(reports: &[Report]) -> String {
 
 /// The reports as one JSON object: `ok`, and per scenario its name, `ok`, hint, warnings and
 /// exchange.
-pub fn json(reports: &[Report]) -> serde_json::Value {
+pub fn json(reports: &[ScenarioReport]) -> serde_json::Value {
     let scenarios: Vec<serde_json::Value> = reports
         .iter()
         .map(|r| {

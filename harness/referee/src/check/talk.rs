@@ -7,7 +7,7 @@ use quads_protocol::{FromBot, Go, NewGame, ResultWord, TimeControl, ToBot, VERSI
 use quads_rules::{Move, Player, Position, Rules};
 use tokio::time::Instant;
 
-use super::{judge, CheckConfig, Direction, Line, Report, Scenario};
+use super::{judge, CheckConfig, Direction, Line, Scenario, ScenarioReport};
 use crate::defaults;
 use crate::process::{BotProcess, Reply};
 
@@ -218,7 +218,7 @@ impl Talk {
         mut self,
         scenario: Scenario,
         outcome: Result<(), Failed>,
-    ) -> Report {
+    ) -> ScenarioReport {
         let quit_sent = self.quit_sent;
         if !quit_sent {
             let _ = self.send(&ToBot::Quit).await;
@@ -245,7 +245,7 @@ impl Talk {
             warnings.truncate(MAX_WARNINGS);
             warnings.push(format!("and {more} more in this scenario"));
         }
-        Report {
+        ScenarioReport {
             name: scenario.name(),
             failure,
             warnings,

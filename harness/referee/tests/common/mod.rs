@@ -6,8 +6,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use quads_protocol::TimeControl;
-use quads_referee::{group_exists, play_game, BotCommand, BotSpec, GameRecord, Seat, Settings};
-use quads_rules::{Position, Rules};
+use quads_referee::{
+    group_exists, play_game, Bot, BotCommand, BotSpec, GameRecord, GameSpec, Settings,
+};
+use quads_rules::{ByPlayer, Position, Rules};
 
 /// The tests measure deadlines, so they run one at a time.
 pub static SERIAL: Mutex<()> = Mutex::new(());
@@ -46,26 +48,34 @@ pub fn settings(rules: &str) -> Settings {
     }
 }
 
-pub struct Outcome {
+pub struct Duel {
     pub record: GameRecord,
     pub elapsed: Duration,
     /// Each seat's stderr and `info` lines.
     #[allow(dead_code, reason = "only the sandbox's attacks read the logs")]
-    pub logs: [String; 2],
+    pub logs: ByPlayer<String>,
 }
 
 /// Plays one game; `first` makes the opening give (or moves first from `start`).
-pub fn duel(first: BotSpec, second: BotSpec, settings: &Settings, start: &str) -> Outcome {
+pub fn duel(first: BotSpec, second: BotSpec, settings: &Settings, start: &str) -> Duel {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     let start: Position = start.parse().unwrap();
-    let (mut a, mut b) = (Seat::new(first), Seat::new(second));
+    let (mut a, mut b) = (Bot::new(first), Bot::new(second));
     let began = Instant::now();
+    let bots = ByPlayer {
+        first: &mut a,
+        second: &mut b,
+    };
+    let spec = GameSpec {
+        start,
+        ..GameSpec::new(1, 7)
+    };
     let played = runtime
-        .block_on(play_game(&mut a, &mut b, settings, 1, 7, start, false))
+        .block_on(play_game(bots, settings, spec))
         .expect("the game is played");
     let elapsed = began.elapsed();
     for seat in [&a, &b] {
@@ -79,7 +89,7 @@ pub fn duel(first: BotSpec, second: BotSpec, settings: &Settings, start: &str) -
     let logs = played
         .logs
         .map(|l| String::from_utf8_lossy(&l.kept).into_owned());
-    Outcome {
+    Duel {
         record: played.record,
         elapsed,
         logs,
@@ -92,7 +102,7 @@ pub const START: &str = "..../..../..../.... -";
 pub const ROW: &str = "..../..../..../BDRFBLQHBLRF. BDQH";
 
 /// Checks the forfeit of `seat` and that it came within `limit` plus a second.
-pub fn assert_forfeit(o: &Outcome, seat: &str, reason: &str, detail: &str, limit: Duration) {
+pub fn assert_forfeit(o: &Duel, seat: &str, reason: &str, detail: &str, limit: Duration) {
     let r = &o.record;
     assert_eq!(r.failures.len(), 1, "{:?}", r.failures);
     assert_eq!(
@@ -128,27 +138,28 @@ pub fn walled(mode: &[&str], spec: &str) -> BotSpec {
 
 /// Plays `legal` (first) against the attacker in `mode` (second) inside walls `spec`.
 #[allow(dead_code, reason = "only the sandbox's attacks use it")]
-pub fn attack(mode: &[&str], spec: &str, settings: &Settings) -> Outcome {
+pub fn attack(mode: &[&str], spec: &str, settings: &Settings) -> Duel {
     duel(bot(&["legal"]), walled(mode, spec), settings, START)
 }
 
 /// The attacker's report of its attack.
 #[allow(dead_code, reason = "only the sandbox's attacks use it")]
-pub fn report(o: &Outcome) -> &str {
-    o.logs[1]
+pub fn report(o: &Duel) -> &str {
+    o.logs
+        .second
         .lines()
         .find_map(|l| l.strip_prefix("attack: "))
         .unwrap_or_else(|| {
             panic!(
                 "no attack line in {:?} ({:?})",
-                o.logs[1], o.record.failures
+                o.logs.second, o.record.failures
             )
         })
 }
 
 /// The attack failed and the game went on: no forfeit on either side.
 #[allow(dead_code, reason = "only the sandbox's attacks use it")]
-pub fn held(o: &Outcome, how: &str) {
+pub fn held(o: &Duel, how: &str) {
     assert_eq!(report(o), how);
     assert!(o.record.failures.is_empty(), "{:?}", o.record.failures);
 }

@@ -10,7 +10,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 
-use quads_record::{GameRecord, GameResult, Reason, Seat};
+use quads_record::{EndReason, GameRecord, GameResult, Player};
 use serde::Deserialize;
 
 /// `analysis.csv`'s file name.
@@ -82,7 +82,7 @@ pub struct JudgedMove {
     /// Its index in the record's `moves`.
     pub index: usize,
     /// Who made it.
-    pub seat: Seat,
+    pub seat: Player,
     /// The move as the record writes it.
     pub played: String,
     /// The mover's value before it.
@@ -117,7 +117,7 @@ pub struct JudgedGame {
     /// The result.
     pub result: GameResult,
     /// How it ended.
-    pub reason: Reason,
+    pub reason: EndReason,
     /// The window: moves made with at most this many empty squares.
     pub empty: u32,
     /// The judged moves.

@@ -15,7 +15,8 @@
 
 use std::collections::HashMap;
 
-use quads_record::{file_safe, GameRecord, Seat};
+use quads_record::replay::ReplayError;
+use quads_record::{file_safe, GameRecord, Player};
 use quads_rules::{Move, Outcome, Position, Rules, Then};
 use serde_json::{json, Value as Json};
 
@@ -76,59 +77,47 @@ struct Replayed {
 }
 
 fn replay(r: &GameRecord) -> Replayed {
+    let replay = quads_record::replay::replay(r);
     let mut out = Replayed {
-        moves: String::with_capacity(2 * r.moves.len()),
+        moves: String::with_capacity(2 * replay.moves.len()),
         win: 0,
-        note: None,
+        note: replay.error.as_ref().map(note),
     };
-    let rules: Rules = match r.rules.parse() {
-        Ok(rules) => rules,
-        Err(e) => {
-            out.note = Some(format!("the rules `{}` are unknown here: {e}", r.rules));
-            return out;
-        }
-    };
-    let mut pos: Position = match r.start.parse() {
-        Ok(pos) => pos,
-        Err(e) => {
-            out.note = Some(format!("the start position does not parse: {e}"));
-            return out;
-        }
-    };
-    let mut last = None;
-    for (i, text) in r.moves.iter().enumerate() {
-        let played = text
-            .parse::<Move>()
-            .map_err(|e| e.to_string())
-            .and_then(|mv| {
-                pos.play(mv, &rules)
-                    .map(|p| (mv, p))
-                    .map_err(|e| e.to_string())
-            });
-        match played {
-            Ok((mv, next)) => {
-                out.moves.extend(encode(mv));
-                if let Move::Place { to, .. } = mv {
-                    last = Some(to);
-                }
-                pos = next;
-            }
-            Err(e) => {
-                out.note = Some(format!("move {} does not replay: {e}", i + 1));
-                return out;
-            }
-        }
+    for &mv in &replay.moves {
+        out.moves.extend(encode(mv));
     }
-    if pos.to_string() != r.end {
-        out.note = Some(format!(
-            "the moves reach `{pos}`, not the recorded end `{}`",
-            r.end
-        ));
-    }
-    if let (Some(Outcome::Win(_)), Some(last)) = (pos.outcome(&rules), last) {
-        out.win = winning_squares(&pos, &rules, last.index());
+    let last = replay.moves.iter().rev().find_map(|mv| match mv {
+        Move::Place { to, .. } => Some(*to),
+        _ => None,
+    });
+    // The winning shape is drawn only where every move replayed.
+    let replayed = matches!(replay.error, None | Some(ReplayError::End { .. }));
+    if let (true, Some(rules), Some(pos), Some(last)) =
+        (replayed, replay.rules, replay.positions.last(), last)
+    {
+        if let Some(Outcome::Win(_)) = pos.outcome(&rules) {
+            out.win = winning_squares(pos, &rules, last.index());
+        }
     }
     out
+}
+
+/// Why a record's replay stopped, as the page says it.
+fn note(e: &ReplayError) -> String {
+    match e {
+        ReplayError::Rules { spec, source } => {
+            format!("the rules `{spec}` are unknown here: {source}")
+        }
+        ReplayError::Start(e) => format!("the start position does not parse: {e}"),
+        ReplayError::Move { index, source } => format!("move {index} does not replay: {source}"),
+        ReplayError::Illegal { index, source } => {
+            format!("move {index} does not replay: {source}")
+        }
+        ReplayError::End { reached, recorded } => {
+            format!("the moves reach `{reached}`, not the recorded end `{recorded}`")
+        }
+        e => e.to_string(),
+    }
 }
 
 /// The squares of every shape through `last` that is full and shares a trait that counts.
@@ -201,7 +190,7 @@ pub fn games_json(report: &Report, log_bases: &[String], analysis: Option<&Analy
                     .map(|f| json!([f.seat.index(), f.reason.as_str(), f.detail]))
                     .collect()
             };
-            let logs = [Seat::First, Seat::Second]
+            let logs = [Player::First, Player::Second]
                 .iter()
                 .filter(|s| r.log_file(**s).is_some())
                 .map(|s| 1 << s.index())

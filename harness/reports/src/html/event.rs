@@ -8,19 +8,11 @@
 
 use std::path::Path;
 
+use quads_record::Anchor;
 use serde::{Deserialize, Serialize};
 
 /// The file's name in an output folder.
 pub const EVENT_FILE: &str = "event.json";
-
-/// A pinned rating.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Anchor {
-    /// The bot.
-    pub bot: String,
-    /// Its rating.
-    pub elo: f64,
-}
 
 /// The contents of `event.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -17,7 +17,7 @@ pub mod event;
 mod tables;
 
 pub use analysis::Analysis;
-pub use event::{Anchor, EventError, EventInfo, EVENT_FILE};
+pub use event::{EventError, EventInfo, EVENT_FILE};
 
 use crate::report::Report;
 

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{fit_tally, likelihood, sigmoid, tally, Anchor, Fit, Options, RatedGame, K};
+use super::{fit_tally, likelihood, sigmoid, tally, Fit, Options, Pin, RatedGame, K};
 
 /// 95% intervals and pairwise likelihood of superiority.
 #[derive(Clone, Debug, PartialEq)]
@@ -175,9 +175,9 @@ pub fn intervals(
             let (lo, hi) = likelihood::interval(i, games, &fitted);
             let r = fitted.ratings[i];
             match opts.anchor {
-                Anchor::Bot(b, _) if b == i => (r, r),
-                Anchor::Bot(..) => (lo, hi),
-                Anchor::Mean(_) => {
+                Pin::Bot(b, _) if b == i => (r, r),
+                Pin::Bot(..) => (lo, hi),
+                Pin::Mean(_) => {
                     let scale = (n - 1) as f64 / n as f64;
                     (r + (lo - r) * scale, r + (hi - r) * scale)
                 }
@@ -269,7 +269,7 @@ mod tests {
         let truth = [0.0, 60.0, 120.0, -800.0];
         let (n, runs, advantage) = (truth.len(), 200, 30.0);
         let opts = Options {
-            anchor: Anchor::Bot(0, 0.0),
+            anchor: Pin::Bot(0, 0.0),
             ..Options::default()
         };
         let mut rng = ChaCha8Rng::seed_from_u64(5);

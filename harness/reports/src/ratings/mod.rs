@@ -29,9 +29,10 @@ pub struct RatedGame {
     pub pair: u64,
 }
 
-/// Where the rating scale is pinned.
+/// Where the fit pins the rating scale: the mean, or one bot (by index) at a rating. A
+/// [`quads_record::Anchor`] names its bot; [`crate::report::build`] resolves it to this.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Anchor {
+pub enum Pin {
     /// The mean rating is this.
     Mean(f64),
     /// This bot has this rating.
@@ -46,7 +47,7 @@ pub struct Options {
     /// Fit a first-mover advantage (otherwise it is 0).
     pub first_move: bool,
     /// The anchor.
-    pub anchor: Anchor,
+    pub anchor: Pin,
 }
 
 impl Default for Options {
@@ -54,7 +55,7 @@ impl Default for Options {
         Options {
             prior: 2.0,
             first_move: true,
-            anchor: Anchor::Mean(0.0),
+            anchor: Pin::Mean(0.0),
         }
     }
 }
@@ -190,8 +191,8 @@ pub(crate) fn fit_tally(
         }
     }
     let shift = match opts.anchor {
-        Anchor::Mean(c) => c - r.iter().sum::<f64>() / n as f64,
-        Anchor::Bot(b, c) => c - r[b],
+        Pin::Mean(c) => c - r.iter().sum::<f64>() / n as f64,
+        Pin::Bot(b, c) => c - r[b],
     };
     Fit {
         ratings: r.iter().map(|x| x + shift).collect(),
@@ -227,7 +228,7 @@ mod tests {
         let opts = Options {
             prior: 0.0,
             first_move: false,
-            anchor: Anchor::Mean(0.0),
+            anchor: Pin::Mean(0.0),
         };
         let f = fit(2, &games, &opts);
         let half = 200.0 * 3f64.log10();
@@ -237,7 +238,7 @@ mod tests {
             2,
             &games,
             &Options {
-                anchor: Anchor::Bot(1, 1500.0),
+                anchor: Pin::Bot(1, 1500.0),
                 ..opts
             },
         );

@@ -4,7 +4,7 @@
 use nix::unistd::{ForkResult, Pid};
 
 /// Which side of a fork this is.
-pub enum Side {
+pub enum Forked {
     /// The new process.
     Child,
     /// The process that forked, with the child's pid.
@@ -12,14 +12,14 @@ pub enum Side {
 }
 
 /// Forks this (single-threaded) process.
-pub fn fork() -> Result<Side, String> {
+pub fn fork() -> Result<Forked, String> {
     // SAFETY: quads-jail never starts a thread, so the child is a whole copy of a
     // single-threaded process: no lock can be held by a thread that is not there.
     #[expect(unsafe_code, reason = "fork in a single-threaded launcher")]
     let forked = unsafe { nix::unistd::fork() };
     match forked {
-        Ok(ForkResult::Child) => Ok(Side::Child),
-        Ok(ForkResult::Parent { child }) => Ok(Side::Parent(child)),
+        Ok(ForkResult::Child) => Ok(Forked::Child),
+        Ok(ForkResult::Parent { child }) => Ok(Forked::Parent(child)),
         Err(e) => Err(format!("cannot fork: {e}")),
     }
 }

@@ -11,7 +11,7 @@ use nix::sys::signal::{kill, SigSet, Signal};
 use nix::sys::wait::{waitpid, WaitStatus};
 use nix::unistd::{getpid, Pid};
 
-use super::fork::{fork, Side};
+use super::fork::{fork, Forked};
 use super::{copy, exec, root, userns, FAILED};
 use crate::plan::Plan;
 
@@ -87,8 +87,8 @@ pub fn run(plan: &Plan, go_r: OwnedFd, report_w: OwnedFd) -> ! {
         .write(true)
         .open("/dev/null");
     let command = match fork() {
-        Ok(Side::Child) => exec::run(plan),
-        Ok(Side::Parent(pid)) => pid,
+        Ok(Forked::Child) => exec::run(plan),
+        Ok(Forked::Parent(pid)) => pid,
         Err(e) => failed(e),
     };
     if let Ok(null) = &null {

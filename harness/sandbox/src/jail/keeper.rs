@@ -15,11 +15,11 @@ use nix::sys::signalfd::{SfdFlags, SignalFd};
 use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
 use nix::unistd::{getppid, pipe2, Pid};
 
-use super::fork::{fork, Side};
+use super::fork::{fork, Forked};
 use super::{fail, init, userns, FAILED};
 use crate::cgroup::{BoxDir, Limits};
 use crate::plan::Plan;
-use crate::report::Report;
+use crate::report::BoxReport;
 
 /// The keeper's whole life. Never returns: it exits as the command did.
 pub fn run(plan: &Plan) -> ! {
@@ -53,11 +53,11 @@ pub fn run(plan: &Plan) -> ! {
     let (go_r, go_w) = pipe();
     let (report_r, report_w) = pipe();
     let s2 = match fork() {
-        Ok(Side::Child) => {
+        Ok(Forked::Child) => {
             drop((pid_r, go_w, report_r));
             make_namespaces(plan, pid_w, go_r, report_w)
         }
-        Ok(Side::Parent(pid)) => pid,
+        Ok(Forked::Parent(pid)) => pid,
         Err(e) => {
             remove(&made);
             fail(&e)
@@ -95,14 +95,14 @@ pub fn run(plan: &Plan) -> ! {
     drop(go);
     let report = match said.split_whitespace().collect::<Vec<_>>()[..] {
         ["failed"] => std::process::exit(FAILED),
-        [s, l] => Report {
+        [s, l] => BoxReport {
             status: s.parse().unwrap_or(status),
             leaked: l.parse().unwrap_or(0),
             oom_kills,
             forks_refused,
         },
         // init was killed (with the box, by the referee or by this keeper): so was the command.
-        _ => Report {
+        _ => BoxReport {
             status: Signal::SIGKILL as i32,
             leaked: 0,
             oom_kills,
@@ -153,11 +153,11 @@ fn make_namespaces(plan: &Plan, pid_w: OwnedFd, go_r: OwnedFd, report_w: OwnedFd
         fail(&format!("cannot stop for the user map: {e}"));
     }
     match fork() {
-        Ok(Side::Child) => {
+        Ok(Forked::Child) => {
             drop(pid_w);
             init::run(plan, go_r, report_w)
         }
-        Ok(Side::Parent(init)) => {
+        Ok(Forked::Parent(init)) => {
             let mut out = std::fs::File::from(pid_w);
             let _ = write!(out, "{init}");
             std::process::exit(0)

@@ -5,7 +5,7 @@
 //!   creates the box's cgroups, forks a process that makes the namespaces, writes its user id
 //!   map and puts it into the cgroups, then waits: for the box's init to end, or for the
 //!   referee to end (a pidfd), when it kills the box. Last, it reads what the kernel counted,
-//!   removes the cgroups, writes its [`Report`](crate::report::Report) on stderr and exits
+//!   removes the cgroups, writes its [`BoxReport`](crate::report::BoxReport) on stderr and exits
 //!   as the command did.
 //! - The box's **init** ([`init`]) is PID 1 of a PID namespace of its own, in new user, mount,
 //!   network, IPC, UTS and cgroup namespaces. It dies with the keeper (`PR_SET_PDEATHSIG`),

@@ -1,6 +1,6 @@
 //! One bot's side of a game: its process across games, the handshake, each game's set-up, a
 //! move asked for against its limit, the result told, and the end of the process. The
-//! referee's games ([`crate::play_game`]) drive two seats; `quads play` drives one against a
+//! referee's games ([`crate::play_game`]) drive two; `quads play` drives one against a
 //! person, through the same calls, so a bot meets a person exactly as it meets a bot.
 
 use std::time::Duration;
@@ -29,7 +29,7 @@ pub struct BotSpec {
 }
 
 /// A bot across the games of a match: its process while alive, and whether it has shaken hands.
-pub struct Seat {
+pub struct Bot {
     /// The configuration.
     pub spec: BotSpec,
     process: Option<BotProcess>,
@@ -37,10 +37,10 @@ pub struct Seat {
     last_pgid: Option<i32>,
 }
 
-impl Seat {
+impl Bot {
     /// A seat with no process yet.
-    pub fn new(spec: BotSpec) -> Seat {
-        Seat {
+    pub fn new(spec: BotSpec) -> Bot {
+        Bot {
             spec,
             process: None,
             id: None,
@@ -54,7 +54,7 @@ impl Seat {
     }
 
     /// Ends the process, if any.
-    pub async fn stop(&mut self, grace: Duration) -> Option<(crate::process::Ended, Log)> {
+    pub async fn stop(&mut self, grace: Duration) -> Option<(crate::process::Shutdown, Log)> {
         let process = self.process.take()?;
         self.id = None;
         Some(process.shutdown(grace).await)
@@ -99,7 +99,7 @@ async fn expect(
 }
 
 /// The handshake: `quads 1` … `quadsok`, options, `isready` … `readyok`.
-async fn handshake(seat: &mut Seat, limit: Duration) -> Result<Result<(), Fault>, MatchError> {
+async fn handshake(seat: &mut Bot, limit: Duration) -> Result<Result<(), Fault>, MatchError> {
     let p = seat.process.as_mut().expect("spawned");
     let deadline = Instant::now() + limit;
     if let Err(gone) = p.send(&ToBot::Quads { version: VERSION }.to_string()).await {
@@ -182,7 +182,7 @@ async fn ready(p: &mut BotProcess, deadline: Instant, limit: Duration) -> Result
 
 /// Starts (if needed), shakes hands (if needed) and sets up a new game for one seat.
 async fn prepare(
-    seat: &mut Seat,
+    seat: &mut Bot,
     settings: &Settings,
     game: NewGame,
 ) -> Result<(Result<(), Fault>, Instant), MatchError> {
@@ -224,7 +224,7 @@ pub struct Answer {
     pub took: Duration,
 }
 
-impl Seat {
+impl Bot {
     /// Starts the bot if it is not running, shakes hands if it has not, and sets up a new game
     /// (`newgame`, `isready`). The bot's fault, if any, comes with when it was seen.
     pub async fn start_game(
@@ -331,7 +331,7 @@ impl Seat {
 
 /// After a game: keeps a healthy bot alive when asked to, otherwise ends it. Returns the number
 /// of leaked processes that had to be killed, and the game's log.
-async fn finish(seat: &mut Seat, keep: bool, grace: Duration, sync: Duration) -> (u32, Log) {
+async fn finish(seat: &mut Bot, keep: bool, grace: Duration, sync: Duration) -> (u32, Log) {
     if keep {
         if let Some(p) = seat.process.as_mut() {
             if !p.has_exited() {
