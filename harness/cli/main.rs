@@ -5,6 +5,7 @@
 
 mod analyze_cmd;
 mod args;
+mod book_build;
 mod book_cmd;
 mod bots_file;
 mod check_cmd;

@@ -150,7 +150,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         games,
         elapsed.as_secs_f64(),
         per_move(elapsed, moves),
-        config.out.join("games.jsonl").display()
+        config.out.join(quads_record::files::GAMES).display()
     );
     crate::outln!("report in {}", played.page.display());
     Ok(())

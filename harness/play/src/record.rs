@@ -70,7 +70,7 @@ pub fn record(game: &Game, number: u32, facts: Facts, logs: &ByPlayer<Log>) -> G
 
 /// The number the next game in `out/games.jsonl` takes.
 pub fn next_number(out: &Path) -> u32 {
-    std::fs::read_to_string(out.join("games.jsonl"))
+    std::fs::read_to_string(out.join(quads_record::files::GAMES))
         .map_or(0, |t| t.lines().filter(|l| !l.trim().is_empty()).count()) as u32
         + 1
 }
@@ -78,10 +78,10 @@ pub fn next_number(out: &Path) -> u32 {
 /// Appends `record` to `out/games.jsonl` and writes the logs into `out/logs/`; returns the
 /// file.
 pub fn save(out: &Path, record: &GameRecord, logs: &ByPlayer<Log>) -> Result<PathBuf, String> {
-    let logs_dir = out.join("logs");
+    let logs_dir = out.join(quads_record::files::LOGS);
     std::fs::create_dir_all(&logs_dir)
         .map_err(|e| format!("cannot create {}: {e}", logs_dir.display()))?;
-    let path = out.join("games.jsonl");
+    let path = out.join(quads_record::files::GAMES);
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

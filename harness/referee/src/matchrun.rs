@@ -55,9 +55,9 @@ pub async fn run_match(
     config: &MatchConfig,
     mut report: impl FnMut(&GameRecord),
 ) -> Result<ByPlayer<Score>, MatchError> {
-    let logs = config.out.join("logs");
+    let logs = config.out.join(quads_record::files::LOGS);
     std::fs::create_dir_all(&logs).map_err(output_error(&logs))?;
-    let records_path = config.out.join("games.jsonl");
+    let records_path = config.out.join(quads_record::files::GAMES);
     let mut records = std::fs::File::create(&records_path).map_err(output_error(&records_path))?;
     let mut seeds = ChaCha8Rng::seed_from_u64(config.seed);
     let mut bots = config.bots.clone().map(Bot::new);

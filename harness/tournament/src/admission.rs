@@ -84,7 +84,7 @@ pub async fn admit(
         path: logs.clone(),
         source,
     })?;
-    let json = t.out.join("entrants.json");
+    let json = t.out.join(quads_record::files::ENTRANTS_JSON);
     if json.exists() {
         return resume(t, &json, listed, staging, &mut progress).await;
     }

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use quads_record::files::{ENTRANTS_JSON, ENTRANTS_MD};
 use quads_referee::check::{render, ScenarioReport};
 use quads_referee::defaults;
 
@@ -78,10 +79,11 @@ pub fn read(path: &Path) -> Result<Vec<Saved>, EntrantsError> {
 pub fn write(t: &Tournament, folder: &Path, verdicts: &[Verdict]) -> Result<(), EntrantsError> {
     let save = |name: &str, text: String| {
         let path = t.out.join(name);
-        std::fs::write(&path, text).map_err(|source| EntrantsError::Write { path, source })
+        quads_record::files::write_atomic(&path, text.as_bytes())
+            .map_err(|source| EntrantsError::Write { path, source })
     };
-    save("entrants.md", markdown(t, folder, verdicts))?;
-    save("entrants.json", json(folder, verdicts))
+    save(ENTRANTS_MD, markdown(t, folder, verdicts))?;
+    save(ENTRANTS_JSON, json(folder, verdicts))
 }
 
 /// `entrants.json`: the folder, and per entrant its name, author, language, folder, whether

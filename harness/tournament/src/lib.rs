@@ -4,6 +4,8 @@
 
 mod admission;
 pub mod config;
+mod config_error;
+mod config_file;
 pub mod entrants;
 mod entrants_report;
 mod merge;

@@ -246,7 +246,10 @@ pub async fn run_watched(
         file.set_len(whole as u64).map_err(torn)?;
     }
     // Each bot's stderr per game, beside the journal.
-    let logs_dir = &journal.parent().unwrap_or(Path::new(".")).join("logs");
+    let logs_dir = &journal
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(quads_record::files::LOGS);
     std::fs::create_dir_all(logs_dir).map_err(|source| RunError::Journal {
         step: Step::Create,
         path: logs_dir.clone(),

@@ -22,7 +22,7 @@ use crate::config::Tournament;
 use crate::schedule::{pairings, Scheduled};
 
 /// The name of the file that marks a folder as a shard's and says which.
-pub const SHARD_FILE: &str = "shard.json";
+pub use quads_record::files::SHARD as SHARD_FILE;
 
 /// Shard `index` of `count`, counted from 0 (as Slurm's `SLURM_ARRAY_TASK_ID` and Kubernetes'
 /// `JOB_COMPLETION_INDEX` are).
@@ -253,7 +253,7 @@ impl ShardInfo {
             }),
             None => {
                 let text = serde_json::to_string_pretty(self).expect("a shard file serialises");
-                std::fs::write(&path, text + "\n")
+                quads_record::files::write_atomic(&path, (text + "\n").as_bytes())
                     .map_err(|source| ShardError::Write { path, source })
             }
         }

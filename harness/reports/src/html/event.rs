@@ -39,7 +39,7 @@ pub struct EventInfo {
 }
 
 fn default_games() -> Vec<String> {
-    vec!["games.jsonl".to_owned()]
+    vec![quads_record::files::GAMES.to_owned()]
 }
 
 /// Why `event.json` could not be read.
