@@ -61,6 +61,7 @@ impl Quads {
 }
 
 /// The bundled bot, `quads-bot`, built next to `quads`.
+#[allow(dead_code, reason = "cli.rs starts no bot")]
 pub fn quads_bot() -> PathBuf {
     let bot = Path::new(env!("CARGO_BIN_EXE_quads"))
         .parent()
