@@ -33,8 +33,8 @@ use quads_referee::{defaults, parse_duration, time_control, BotCommand, BotSpec,
 use quads_rules::{Position, Rules};
 
 pub(crate) use crate::config_error::one_line;
-pub use crate::config_error::ConfigError;
 use crate::config_error::{invalid, within};
+pub use crate::config_error::{ConfigError, OpeningProblem, Problem};
 use crate::config_file::{
     BotEntry, BotsFile, ConfigFile, FormatName, OpeningsSection, TimeSection,
 };
@@ -239,10 +239,7 @@ fn bot_specs(
     let mut bots: Vec<BotSpec> = Vec::new();
     for entry in entries {
         if bots.iter().any(|b| b.name == entry.name) {
-            return Err(invalid(
-                path,
-                format!("bot `{}` is named twice", entry.name),
-            ));
+            return Err(invalid(path, Problem::NamedTwice(one_line(&entry.name))));
         }
         let options = option_texts(entry.options);
         let in_bot = |source: ConfigError| ConfigError::Bot {
@@ -301,26 +298,21 @@ pub fn parse_config(
 ) -> Result<Tournament, ConfigError> {
     let path = source;
     let file: ConfigFile = parse_toml_text(text, path)?;
-    let at = |text: String| invalid(path, text);
+    let at = |problem: Problem| invalid(path, problem);
     let sandbox = sandbox_spec(file.sandbox.as_deref(), &SandboxSpec::default(), path)?;
     let bots = bot_specs(file.bot, path, &sandbox)?;
     // With entrants, the count is checked once they are admitted.
     if bots.len() < 2 && file.entrants.is_none() {
-        return Err(at(format!(
-            "a tournament needs at least two bots, found {}",
-            bots.len()
-        )));
+        return Err(at(Problem::TooFewBots(bots.len())));
     }
     let index = |name: &str| {
-        bots.iter().position(|b| b.name == name).ok_or_else(|| {
-            at(format!(
-                "gauntlet names bot `{name}`, which is not among the bots"
-            ))
-        })
+        bots.iter()
+            .position(|b| b.name == name)
+            .ok_or_else(|| at(Problem::UnknownGauntletBot(one_line(name))))
     };
     let format = match file.format.unwrap_or(FormatName::RoundRobin) {
         FormatName::RoundRobin if !file.gauntlet.is_empty() => {
-            return Err(at("`gauntlet` is set but the format is round-robin".into()))
+            return Err(at(Problem::GauntletInRoundRobin))
         }
         FormatName::RoundRobin => Format::RoundRobin,
         FormatName::Gauntlet => {
@@ -330,9 +322,7 @@ pub fn parse_config(
                 .map(|n| index(n))
                 .collect::<Result<Vec<_>, _>>()?;
             if chosen.is_empty() || (chosen.len() == bots.len() && file.entrants.is_none()) {
-                return Err(at(
-                    "a gauntlet names one or more bots, and not all of them".into()
-                ));
+                return Err(at(Problem::GauntletSize));
             }
             Format::Gauntlet(chosen)
         }
@@ -342,21 +332,20 @@ pub fn parse_config(
         .unwrap_or_else(|| vec!["quads".to_owned()])
         .iter()
         .map(|v| {
-            v.parse::<Rules>()
-                .map_err(|e| at(format!("variant `{v}`: {e}")))
+            v.parse::<Rules>().map_err(|source| {
+                at(Problem::Variant {
+                    spec: one_line(v),
+                    source,
+                })
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     if variants.is_empty() {
-        return Err(at("`variants` is empty".into()));
+        return Err(at(Problem::NoVariants));
     }
     let anchor = match file.anchor {
         Some(a) => {
-            index(&a.bot).map_err(|_| {
-                at(format!(
-                    "the anchor names bot `{}`, which is not among the bots",
-                    a.bot
-                ))
-            })?;
+            index(&a.bot).map_err(|_| at(Problem::UnknownAnchor(one_line(&a.bot))))?;
             Some(a)
         }
         None => None,
@@ -379,7 +368,7 @@ pub fn parse_config(
         OpeningsSection {
             random_moves: Some(_),
             file: Some(_),
-        } => return Err(at("openings take `random_moves` or `file`, not both".into())),
+        } => return Err(at(Problem::OpeningsBoth)),
         OpeningsSection { file: Some(f), .. } => {
             Openings::Listed(read_openings(&f, &variants).map_err(|e| within(path, e))?)
         }
@@ -388,10 +377,9 @@ pub fn parse_config(
     let time = file.time.unwrap_or_default();
     if let Some(folder) = &file.entrants {
         if !folder.is_dir() {
-            return Err(at(format!(
-                "the entrants folder {} does not exist (paths are relative to the folder quads runs in)",
-                folder.display()
-            )));
+            return Err(at(Problem::NoEntrantsFolder(one_line(
+                &folder.display().to_string(),
+            ))));
         }
     }
     let mut event_time = time_section(&time, Some(&defaults::text(defaults::MOVETIME)))
@@ -405,7 +393,7 @@ pub fn parse_config(
         .or(file.concurrency)
         .unwrap_or_else(cores);
     if pairs == 0 || concurrency == 0 {
-        return Err(at("`pairs` and `concurrency` must be at least 1".into()));
+        return Err(at(Problem::ZeroPairs));
     }
     let name = file.name.unwrap_or_else(|| {
         path.file_stem()
@@ -455,17 +443,19 @@ fn read_openings(path: &Path, variants: &[Rules]) -> Result<Vec<Position>, Confi
         if line.is_empty() {
             continue;
         }
-        let opening = |problem: String| ConfigError::Opening {
+        let opening = |problem: OpeningProblem| ConfigError::Opening {
             path: path.to_owned(),
             line: i + 1,
-            problem: one_line(&problem),
+            problem,
         };
-        let pos: Position = line.parse().map_err(|e| opening(format!("{e}")))?;
+        let pos: Position = line
+            .parse()
+            .map_err(|e| opening(OpeningProblem::Parse(e)))?;
         for rules in variants {
             pos.check(rules)
-                .map_err(|why| opening(format!("under {rules}: {why}")))?;
+                .map_err(|why| opening(OpeningProblem::Impossible { rules: *rules, why }))?;
             if pos.outcome(rules).is_some() {
-                return Err(opening(format!("the game is already over under {rules}")));
+                return Err(opening(OpeningProblem::Over(*rules)));
             }
         }
         positions.push(pos);

@@ -34,7 +34,7 @@ pub enum ConfigError {
         /// The file.
         path: PathBuf,
         /// What is wrong.
-        problem: String,
+        problem: Problem,
     },
     /// A problem found in a part of the file (a time section, the openings, the SPRT).
     #[error("{}: {source}", path.display())]
@@ -91,7 +91,7 @@ pub enum ConfigError {
         /// The line, from 1.
         line: usize,
         /// What is wrong.
-        problem: String,
+        problem: OpeningProblem,
     },
     /// An openings file with none.
     #[error("{}: no openings", .0.display())]
@@ -117,11 +117,79 @@ pub enum ConfigError {
     SprtPairs,
 }
 
-/// A check of the config file `path` that failed, on one line.
-pub(crate) fn invalid(path: &Path, problem: impl std::fmt::Display) -> ConfigError {
+/// A value of a config that does not fit with the rest. The names and paths quoted are on one
+/// line.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Problem {
+    /// Two bots with one name.
+    #[error("bot `{0}` is named twice")]
+    NamedTwice(String),
+    /// Fewer than two bots and no entrants.
+    #[error("a tournament needs at least two bots, found {0}")]
+    TooFewBots(usize),
+    /// The gauntlet names a bot that is not in the config.
+    #[error("gauntlet names bot `{0}`, which is not among the bots")]
+    UnknownGauntletBot(String),
+    /// A gauntlet list with the round-robin format.
+    #[error("`gauntlet` is set but the format is round-robin")]
+    GauntletInRoundRobin,
+    /// A gauntlet of no bot, or of every bot.
+    #[error("a gauntlet names one or more bots, and not all of them")]
+    GauntletSize,
+    /// A variant that is not a rules spec.
+    #[error("variant `{spec}`: {source}")]
+    Variant {
+        /// The spec as written.
+        spec: String,
+        /// What is wrong with it.
+        #[source]
+        source: quads_rules::ParseRulesError,
+    },
+    /// `variants = []`.
+    #[error("`variants` is empty")]
+    NoVariants,
+    /// The anchor names a bot that is not in the config.
+    #[error("the anchor names bot `{0}`, which is not among the bots")]
+    UnknownAnchor(String),
+    /// Both kinds of openings at once.
+    #[error("openings take `random_moves` or `file`, not both")]
+    OpeningsBoth,
+    /// An entrants folder that is not there.
+    #[error(
+        "the entrants folder {0} does not exist (paths are relative to the folder quads runs in)"
+    )]
+    NoEntrantsFolder(String),
+    /// No game pairs, or no game at a time.
+    #[error("`pairs` and `concurrency` must be at least 1")]
+    ZeroPairs,
+}
+
+/// What is wrong with a line of an openings file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OpeningProblem {
+    /// Not a position.
+    #[error("{0}")]
+    Parse(#[from] quads_rules::ParsePositionError),
+    /// A position that cannot arise under a variant of the config.
+    #[error("under {rules}: {why}")]
+    Impossible {
+        /// The variant.
+        rules: quads_rules::Rules,
+        /// Why not.
+        why: quads_rules::Impossible,
+    },
+    /// A position in which the game is over under a variant of the config.
+    #[error("the game is already over under {0}")]
+    Over(quads_rules::Rules),
+}
+
+/// A check of the config file `path` that failed.
+pub(crate) fn invalid(path: &Path, problem: Problem) -> ConfigError {
     ConfigError::Invalid {
         path: path.to_owned(),
-        problem: one_line(&problem.to_string()),
+        problem,
     }
 }
 
