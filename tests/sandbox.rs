@@ -156,23 +156,25 @@ fn states(report: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Every line of `quads sandbox`, in its order.
+const ALL: [&str; 13] = [
+    "filesystem",
+    "tmp",
+    "isolation",
+    "network",
+    "memory",
+    "processes",
+    "cores",
+    "pause",
+    "cpu",
+    "file_size",
+    "syscalls",
+    "landlock",
+    "privileges",
+];
+
 fn expect(on: &[&str]) -> Vec<(String, String)> {
-    let all = [
-        "filesystem",
-        "tmp",
-        "isolation",
-        "network",
-        "memory",
-        "processes",
-        "cores",
-        "pause",
-        "cpu",
-        "file_size",
-        "syscalls",
-        "landlock",
-        "privileges",
-    ];
-    all.iter()
+    ALL.iter()
         .map(|n| {
             (
                 (if on.contains(n) { "on" } else { "off" }).to_owned(),
@@ -286,4 +288,77 @@ fn an_ordinary_user_gets_the_walls_it_can_have_and_is_told_which() {
         let _ = std::fs::remove_dir(delegated.join(sub));
     }
     let _ = std::fs::remove_dir(&delegated);
+}
+
+/// A build under a folder only root may pass (a clone made by `mktemp -d`, a home of mode
+/// 0700) keeps every wall this machine has, though the boxes run as a user who cannot pass
+/// that folder: the probe's boxes and the bots' boxes alike.
+#[test]
+fn a_build_under_a_private_folder_keeps_every_wall() {
+    if !common::needs(&["root"]) {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let private = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(private.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let bin = private.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let built = Path::new(env!("CARGO_BIN_EXE_quads")).parent().unwrap();
+    for program in ["quads", "quads-jail", "quads-bot"] {
+        std::fs::copy(built.join(program), bin.join(program)).unwrap();
+    }
+    let report = |quads: &Path| {
+        let out = Command::new(quads)
+            .arg("sandbox")
+            .env_remove("QUADS_JAIL")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let there = report(&bin.join("quads"));
+    assert_eq!(states(&there), expect(&ALL), "{there}");
+    assert_eq!(
+        there,
+        report(Path::new(env!("CARGO_BIN_EXE_quads"))),
+        "the private build's walls differ from the plain build's"
+    );
+
+    // And real bots from that folder play in every wall.
+    let q = Quads::new();
+    let bot = bin.join("quads-bot");
+    let random = format!("{} --strategy random", bot.display());
+    let greedy = format!("{} --strategy greedy", bot.display());
+    let out = Command::new(bin.join("quads"))
+        .args([
+            "match",
+            "--bot",
+            &greedy,
+            "--bot",
+            &random,
+            "--games",
+            "2",
+            "--movetime",
+            "5s",
+            "--sandbox",
+            "on",
+            "--out",
+            "private",
+        ])
+        .env_remove("QUADS_JAIL")
+        .current_dir(q.dir())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    let games = common::games(&q.dir().join("private").join("games.jsonl"));
+    assert_eq!(games.len(), 2);
+    for g in games {
+        assert_eq!(g["failures"], serde_json::json!([]), "{g}");
+    }
 }

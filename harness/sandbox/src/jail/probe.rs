@@ -13,14 +13,16 @@ use crate::walls::{Sandbox, CORE};
 const PROBE_ID: u32 = crate::ids::FIRST_BOT_ID - 1;
 
 /// Runs one box of `walls` around `quads-jail --inside CHECK ARGS`; `Ok` if it exits 0, else
-/// what it (or the launcher) said.
+/// what it (or the launcher) said. `me` is the probe's own copy of this program, which the
+/// box's user can run.
 fn boxed(
+    me: &Path,
     walls: Sandbox,
     folder: &Path,
     cgroups: Vec<cgroup::BoxDir>,
     check: &[&str],
 ) -> Result<(), String> {
-    let me = std::env::current_exe().map_err(|e| format!("cannot find itself: {e}"))?;
+    let me = me.to_path_buf();
     let mut argv: Vec<OsString> = vec!["quads-jail".into(), "--inside".into()];
     argv.extend(check.iter().map(OsString::from));
     let plan = Plan {
@@ -36,7 +38,7 @@ fn boxed(
         exec: me.clone(),
         argv,
     };
-    let out = std::process::Command::new(&me)
+    let out = std::process::Command::new(&plan.exec)
         .args(plan.args())
         .current_dir(folder)
         .stdin(std::process::Stdio::null())
@@ -71,9 +73,21 @@ pub fn run() -> ! {
         println!("filesystem off cannot make a folder to probe with: {e}");
         std::process::exit(0);
     }
+    // The boxes run this program as the box's user, who may not pass the folders it lives in
+    // (a clone in a 0700 folder, a home of mode 0700): they run a copy in the probe's folder.
+    let me = match own_copy(&scratch) {
+        Ok(me) => me,
+        Err(e) => {
+            println!("filesystem off {e}");
+            let _ = std::fs::remove_dir_all(&scratch);
+            std::process::exit(0);
+        }
+    };
+    let me = me.as_path();
     let none = Sandbox::OFF;
     let tmp = 3 << 20;
     let filesystem = boxed(
+        me,
         Sandbox {
             filesystem: true,
             tmp,
@@ -88,6 +102,7 @@ pub fn run() -> ! {
     report(
         "isolation",
         boxed(
+            me,
             Sandbox {
                 isolation: true,
                 ..none.clone()
@@ -100,6 +115,7 @@ pub fn run() -> ! {
     report(
         "network",
         boxed(
+            me,
             Sandbox {
                 network: false,
                 ..none.clone()
@@ -118,7 +134,7 @@ pub fn run() -> ! {
         cores: Some(CORE),
         ..none.clone()
     };
-    let with_cgroups = boxed(limited.clone(), &folder, cgroups, &["forks"]);
+    let with_cgroups = boxed(me, limited.clone(), &folder, cgroups, &["forks"]);
     let missing = |c: Controller| -> Result<(), String> {
         match machine.missing(c) {
             Some(why) => Err(why.to_owned()),
@@ -130,7 +146,9 @@ pub fn run() -> ! {
         "processes",
         match machine.missing(Controller::Pids) {
             // Without the pids cgroup, RLIMIT_NPROC in a user of the box's own.
-            Some(why) => boxed(limited, &folder, vec![], &["forks"]).map_err(|_| why.to_owned()),
+            Some(why) => {
+                boxed(me, limited, &folder, vec![], &["forks"]).map_err(|_| why.to_owned())
+            }
             None => with_cgroups.clone(),
         },
     );
@@ -141,6 +159,7 @@ pub fn run() -> ! {
     report(
         "syscalls",
         boxed(
+            me,
             Sandbox {
                 syscalls: true,
                 ..none.clone()
@@ -154,6 +173,7 @@ pub fn run() -> ! {
     report(
         "privileges",
         boxed(
+            me,
             Sandbox {
                 isolation: true,
                 ..none
@@ -168,6 +188,18 @@ pub fn run() -> ! {
         println!("{l}");
     }
     std::process::exit(0)
+}
+
+/// A copy of this program in the probe's folder, which every user may pass and run.
+fn own_copy(scratch: &Path) -> Result<PathBuf, String> {
+    use std::os::unix::fs::PermissionsExt;
+    let me = std::env::current_exe().map_err(|e| format!("cannot find itself: {e}"))?;
+    let copy = scratch.join(crate::machine::JAIL);
+    std::fs::copy(&me, &copy)
+        .map_err(|e| format!("cannot copy {} to {}: {e}", me.display(), copy.display()))?;
+    std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| format!("cannot make {} runnable: {e}", copy.display()))?;
+    Ok(copy)
 }
 
 /// A new private folder for the probe's boxes, readable by the boxes' user.
