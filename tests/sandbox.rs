@@ -361,4 +361,41 @@ fn a_build_under_a_private_folder_keeps_every_wall() {
     for g in games {
         assert_eq!(g["failures"], serde_json::json!([]), "{g}");
     }
+
+    // A bot whose own folder is that private folder cannot be entered by its box's user: the
+    // match does not start, and says why and what to do in one line.
+    let folder = private.path().to_str().unwrap();
+    let out = Command::new(bin.join("quads"))
+        .args([
+            "match",
+            "--bot",
+            &greedy,
+            "--bot",
+            &random,
+            "--dir",
+            folder,
+            "--games",
+            "1",
+            "--movetime",
+            "5s",
+            "--sandbox",
+            "on",
+            "--out",
+            "shut",
+        ])
+        .env_remove("QUADS_JAIL")
+        .current_dir(q.dir())
+        .output()
+        .unwrap();
+    // Exit 2: the run could not start (the CLI's code for bad input).
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "quads: cannot start bot `{greedy}`: the box's user may not enter {folder} (mode 0700): \
+             let others in (`chmod o+x {folder}`) or run from a folder they may enter\n"
+        )
+    );
+    let played = std::fs::read_to_string(q.dir().join("shut").join("games.jsonl"));
+    assert_eq!(played.unwrap_or_default(), "", "no game is played");
 }

@@ -49,6 +49,19 @@ pub enum SandboxError {
         #[source]
         source: io::Error,
     },
+    /// The box's user may not enter the bot's folder (or, without the filesystem wall, a
+    /// folder above it): the referee runs as root, the box as a user of its own.
+    #[error(
+        "the box's user may not enter {} (mode {mode:04o}): let others in (`chmod o+x {}`) or run from a folder they may enter",
+        folder.display(),
+        folder.display()
+    )]
+    Unreachable {
+        /// The folder the box's user cannot pass.
+        folder: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
     /// The bot's folder is not there.
     #[error("its folder {}: {source}", folder.display())]
     Folder {
@@ -91,6 +104,31 @@ fn absolute(folder: &Path) -> Result<PathBuf, SandboxError> {
         })
 }
 
+/// Whether a user of the box's own (no group, not the owner) may enter `folder`: the folder
+/// itself, shown at its own path in the box's root, and without the filesystem wall every
+/// folder above it too.
+fn reachable(folder: &Path, filesystem: bool) -> Result<(), SandboxError> {
+    use std::os::unix::fs::PermissionsExt;
+    let passed: Vec<&Path> = if filesystem {
+        vec![folder]
+    } else {
+        folder.ancestors().collect()
+    };
+    for dir in passed {
+        let Ok(meta) = std::fs::metadata(dir) else {
+            continue;
+        };
+        let mode = meta.permissions().mode() & 0o7777;
+        if mode & 0o001 == 0 {
+            return Err(SandboxError::Unreachable {
+                folder: dir.to_path_buf(),
+                mode,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The launcher's command line for `req`.
 pub fn prepare(req: &Request<'_>) -> Result<Prepared, SandboxError> {
     let jail = jail_path().ok_or(SandboxError::NoLauncher)?;
@@ -129,6 +167,9 @@ pub fn prepare(req: &Request<'_>) -> Result<Prepared, SandboxError> {
         }
     }
     let root = nix::unistd::geteuid().is_root();
+    if root {
+        reachable(&folder, req.walls.filesystem)?;
+    }
     let id = root.then(ids::take);
     let cgroups = box_cgroups(req.walls);
     let nonce = crate::report::nonce();
