@@ -1,0 +1,28 @@
+"""Quads and classic Quarto for researchers: the rules from Python, built from the Rust crates.
+
+    >>> import quads
+    >>> s = quads.State("classic")
+    >>> s.play("SLQH"); s.play("B2 BDRF")
+    >>> s.position
+    '..../..../.SLQH../.... BDRF'
+"""
+
+from ._quads import (
+    NUM_ACTIONS,
+    IllegalMoveError,
+    QuadsError,
+    Rules,
+    State,
+    action_to_str,
+    parse_action,
+)
+
+__all__ = [
+    "NUM_ACTIONS",
+    "IllegalMoveError",
+    "QuadsError",
+    "Rules",
+    "State",
+    "action_to_str",
+    "parse_action",
+]
