@@ -1,4 +1,5 @@
-"""Quads and classic Quarto for researchers: the rules from Python, built from the Rust crates.
+"""Quads and classic Quarto for researchers: the rules, the solver and the levels from Python,
+built from the Rust crates.
 
     >>> import quads
     >>> s = quads.State("classic")
@@ -9,6 +10,10 @@
 
 from ._quads import (
     NUM_ACTIONS,
+    WIN,
+    Level,
+    Solution,
+    Solver,
     IllegalMoveError,
     QuadsError,
     Rules,
@@ -19,6 +24,10 @@ from ._quads import (
 
 __all__ = [
     "NUM_ACTIONS",
+    "WIN",
+    "Level",
+    "Solution",
+    "Solver",
     "IllegalMoveError",
     "QuadsError",
     "Rules",

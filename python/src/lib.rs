@@ -3,6 +3,8 @@
 //! panics across the boundary.
 
 mod actions;
+mod levels;
+mod solver;
 mod state;
 
 use pyo3::create_exception;
@@ -81,6 +83,10 @@ fn _quads(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add_class::<PyRules>()?;
     m.add_class::<state::State>()?;
+    m.add_class::<solver::Solver>()?;
+    m.add_class::<solver::Solution>()?;
+    m.add_class::<levels::Level>()?;
+    m.add("WIN", quads_bots::solver::WIN)?;
     m.add("NUM_ACTIONS", actions::NUM_ACTIONS)?;
     m.add_function(wrap_pyfunction!(actions::action_to_str, m)?)?;
     m.add_function(wrap_pyfunction!(actions::parse_action, m)?)?;

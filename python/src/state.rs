@@ -33,7 +33,7 @@ impl std::hash::Hash for State {
 }
 
 /// Rules given as a `quads.Rules` or as a spec string.
-fn rules_of(rules: &Bound<'_, PyAny>) -> PyResult<Rules> {
+pub(crate) fn rules_of(rules: &Bound<'_, PyAny>) -> PyResult<Rules> {
     if let Ok(r) = rules.extract::<PyRules>() {
         return Ok(r.0);
     }
@@ -66,6 +66,26 @@ fn illegal_action(a: Action, pos: &Position, reason: Reason) -> PyErr {
 }
 
 impl State {
+    /// The whole-turn position (before a pending placement).
+    pub(crate) fn pos(&self) -> Position {
+        self.pos
+    }
+
+    /// The variant.
+    pub(crate) fn rules_value(&self) -> Rules {
+        self.rules
+    }
+
+    /// The square of a placement that awaits its give.
+    pub(crate) fn pending_square(&self) -> Option<Square> {
+        self.pending
+    }
+
+    /// The legal actions, in increasing order.
+    pub(crate) fn legal_action_list(&self) -> Vec<usize> {
+        self.legal_actions()
+    }
+
     fn push(&mut self) {
         self.history.push((self.pos, self.pending));
     }
