@@ -10,6 +10,7 @@ built from the Rust crates.
 
 from ._quads import (
     NUM_ACTIONS,
+    PLANES,
     WIN,
     Level,
     Solution,
@@ -24,6 +25,7 @@ from ._quads import (
 
 __all__ = [
     "NUM_ACTIONS",
+    "PLANES",
     "WIN",
     "Level",
     "Solution",

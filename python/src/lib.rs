@@ -4,6 +4,7 @@
 
 mod actions;
 mod levels;
+mod planes;
 mod solver;
 mod state;
 
@@ -87,6 +88,7 @@ fn _quads(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solver::Solution>()?;
     m.add_class::<levels::Level>()?;
     m.add("WIN", quads_bots::solver::WIN)?;
+    m.add("PLANES", planes::PLANES)?;
     m.add("NUM_ACTIONS", actions::NUM_ACTIONS)?;
     m.add_function(wrap_pyfunction!(actions::action_to_str, m)?)?;
     m.add_function(wrap_pyfunction!(actions::parse_action, m)?)?;

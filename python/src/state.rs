@@ -282,6 +282,14 @@ impl State {
         }
     }
 
+    /// The observation planes as 320 bytes, each 0 or 1, in the layout of docs/python.md
+    /// (`numpy.frombuffer(b, numpy.uint8).reshape(4, 4, 20)`).
+    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
+        let mut out = [0u8; crate::planes::BYTES];
+        crate::planes::write(&self.pos, self.pending, &self.rules, &mut out);
+        pyo3::types::PyBytes::new(py, &out)
+    }
+
     /// The 32 actions as booleans, legal ones `True`.
     fn action_mask(&self) -> Vec<bool> {
         let mut mask = vec![false; crate::actions::NUM_ACTIONS];

@@ -1,0 +1,78 @@
+"""The environments: PettingZoo's and Gymnasium's own checkers, the planes, illegal actions."""
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
+
+import quads
+from quads.env import aec_env, gym_env, observe
+
+
+@pytest.mark.parametrize("rules", ["quads", "classic,claim=announce"])
+def test_pettingzoo_api_test(rules):
+    api_test(aec_env(rules), num_cycles=1000)
+
+
+@pytest.mark.parametrize("opponent", ["random", "greedy"])
+def test_gymnasium_check_env(opponent):
+    check_env(gym_env("quads", opponent=opponent, seat=None).unwrapped)
+
+
+def test_the_aec_game_is_the_states_game():
+    env = aec_env("quads")
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        env.reset(seed=0)
+        mirror = quads.State("quads")
+        final = {}
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            assert env.agents.index(agent) == mirror.current_player or term
+            assert np.array_equal(obs["observation"], observe(mirror))
+            if term or trunc:
+                final[agent] = reward
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            assert list(legal) == mirror.legal_actions()
+            a = int(rng.choice(legal))
+            env.step(a)
+            mirror.apply_action(a)
+        assert mirror.is_terminal()
+        assert [final[a] for a in env.possible_agents] == [int(r) for r in mirror.returns()]
+
+
+def test_an_illegal_action_loses_in_both():
+    env = aec_env("classic")
+    env.reset(seed=0)
+    env.step(3)  # player_0 must give first: a place action is illegal
+    # PettingZoo's TerminateIllegalWrapper, as in its classic games: -1, the other 0.
+    assert env.rewards == {"player_0": -1, "player_1": 0}
+    g = gym_env("classic", opponent="random")
+    g.reset(seed=0)
+    _, reward, done, _, info = g.step(0)
+    assert (reward, done, info["illegal"]) == (-1.0, True, True)
+
+
+def test_the_planes():
+    s = quads.State("quads")
+    s.play("SLQH")
+    obs = observe(s)
+    assert obs.shape == (4, 4, quads.PLANES) and obs.dtype == np.uint8
+    slqh = quads.parse_action("SLQH") - 16
+    # Nothing on the board, a piece to place whose traits fill planes 9-12.
+    assert obs[:, :, 0:9].sum() == 0
+    assert [obs[0, 0, 9 + t] for t in range(4)] == [(slqh >> t) & 1 for t in range(4)]
+    assert obs[:, :, 13].all() and obs[:, :, 15].all() and obs[:, :, 16:20].all()
+    assert obs[:, :, 14].sum() == 0
+    s.apply_action(quads.parse_action("B2"))
+    obs = observe(s)
+    # Pending on B2 (row 2, column B): the piece is shown there, and 15 pieces can be given.
+    assert obs[1, 1, 8] == 1 and obs[:, :, 8].sum() == 1
+    assert [obs[1, 1, t] for t in range(4)] == [(slqh >> t) & 1 for t in range(4)]
+    assert obs[:, :, 14].sum() == 15 and obs.reshape(16, -1)[slqh, 14] == 0
+    assert obs[:, :, 13].sum() == 0
+    classic = observe(quads.State("classic,traits=color"))
+    assert classic[:, :, 15].sum() == 0
+    assert [classic[:, :, 16 + t].sum() for t in range(4)] == [0, 16, 0, 0]
