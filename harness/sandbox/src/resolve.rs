@@ -39,6 +39,10 @@ pub struct Program {
     pub place: Place,
     /// The interpreter its `#!` line names, found the same way, if it is a script.
     pub interpreter: Option<Box<Program>>,
+    /// The Python virtual environment it was named from (`VENV/bin/python`, a link to the
+    /// real interpreter, with `VENV/pyvenv.cfg`): shown whole, read-only, so that Python finds
+    /// its packages in the box.
+    pub venv: Option<PathBuf>,
 }
 
 impl Program {
@@ -49,6 +53,9 @@ impl Program {
             Place::Installation(prefix) => out.push(prefix.clone()),
             Place::Elsewhere => out.push(self.path.clone()),
             Place::Folder | Place::System => {}
+        }
+        if let Some(venv) = &self.venv {
+            out.push(venv.clone());
         }
         if let Some(i) = &self.interpreter {
             for p in i.shown() {
@@ -63,6 +70,9 @@ impl Program {
     /// The installations' `bin` folders, to come first on the box's `PATH`.
     pub fn path_dirs(&self) -> Vec<PathBuf> {
         let mut out = Vec::new();
+        if let Some(venv) = &self.venv {
+            out.push(venv.join("bin"));
+        }
         if let Place::Installation(prefix) = &self.place {
             out.push(prefix.join("bin"));
         }
@@ -138,6 +148,7 @@ fn find_at(program: &str, folder: &Path, search: &OsStr, depth: u32) -> Result<P
             .ok_or_else(|| Error::from_raw_os_error(libc::ENOENT))?
     };
     let found = unshim(&found, program, folder).unwrap_or(found);
+    let venv = venv_of(&found);
     let path = found.canonicalize()?;
     let folder = folder
         .canonicalize()
@@ -159,6 +170,22 @@ fn find_at(program: &str, folder: &Path, search: &OsStr, depth: u32) -> Result<P
         path,
         place,
         interpreter,
+        venv,
+    })
+}
+
+/// The virtual environment `found` (as named, links not followed) lies in: the folder above
+/// its `bin`, when that folder has a `pyvenv.cfg`.
+fn venv_of(found: &Path) -> Option<PathBuf> {
+    let bin = found.parent()?;
+    if bin.file_name()? != "bin" {
+        return None;
+    }
+    let prefix = bin.parent()?;
+    prefix.join("pyvenv.cfg").is_file().then(|| {
+        prefix
+            .canonicalize()
+            .unwrap_or_else(|_| prefix.to_path_buf())
     })
 }
 
