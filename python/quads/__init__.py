@@ -19,8 +19,11 @@ from ._quads import (
     QuadsError,
     Rules,
     State,
+    Symmetry,
     action_to_str,
+    canonical,
     parse_action,
+    symmetries,
 )
 
 __all__ = [
@@ -34,6 +37,9 @@ __all__ = [
     "QuadsError",
     "Rules",
     "State",
+    "Symmetry",
     "action_to_str",
+    "canonical",
     "parse_action",
+    "symmetries",
 ]

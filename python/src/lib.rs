@@ -7,6 +7,7 @@ mod levels;
 mod planes;
 mod solver;
 mod state;
+mod symmetry;
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -87,6 +88,9 @@ fn _quads(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solver::Solver>()?;
     m.add_class::<solver::Solution>()?;
     m.add_class::<levels::Level>()?;
+    m.add_class::<symmetry::Symmetry>()?;
+    m.add_function(wrap_pyfunction!(symmetry::symmetries, m)?)?;
+    m.add_function(wrap_pyfunction!(symmetry::canonical, m)?)?;
     m.add("WIN", quads_bots::solver::WIN)?;
     m.add("PLANES", planes::PLANES)?;
     m.add("NUM_ACTIONS", actions::NUM_ACTIONS)?;

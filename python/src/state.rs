@@ -81,6 +81,16 @@ impl State {
         self.pending
     }
 
+    /// A state with no history.
+    pub(crate) fn from_parts(rules: Rules, pos: Position, pending: Option<Square>) -> State {
+        State {
+            rules,
+            pos,
+            pending,
+            history: Vec::new(),
+        }
+    }
+
     /// The legal actions, in increasing order.
     pub(crate) fn legal_action_list(&self) -> Vec<usize> {
         self.legal_actions()
@@ -418,6 +428,13 @@ impl State {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         self.hash(&mut h);
         h.finish()
+    }
+
+    /// The image of this state under a symmetry of its variant (`quads.symmetries`), without
+    /// history: the same value, and the image of every legal action legal there.
+    fn transform(&self, symmetry: &crate::symmetry::Symmetry) -> State {
+        let (pos, pending) = crate::symmetry::image(symmetry, &self.pos, self.pending);
+        State::from_parts(self.rules, pos, pending)
     }
 
     /// An independent copy (with its history).
