@@ -333,26 +333,19 @@ fn a_build_under_a_private_folder_keeps_every_wall() {
     let bot = bin.join("quads-bot");
     let random = format!("{} --strategy random", bot.display());
     let greedy = format!("{} --strategy greedy", bot.display());
-    let out = Command::new(bin.join("quads"))
-        .args([
-            "match",
-            "--bot",
-            &greedy,
-            "--bot",
-            &random,
-            "--games",
-            "2",
-            "--movetime",
-            "5s",
-            "--sandbox",
-            "on",
-            "--out",
-            "private",
-        ])
-        .env_remove("QUADS_JAIL")
-        .current_dir(q.dir())
-        .output()
-        .unwrap();
+    // `quads match` of the private build's greedy and random bots, from `q`'s folder.
+    let play = |extra: &[&str]| {
+        let mut args = vec!["match", "--bot", &greedy, "--bot", &random];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--movetime", "5s", "--sandbox", "on"]);
+        Command::new(bin.join("quads"))
+            .args(&args)
+            .env_remove("QUADS_JAIL")
+            .current_dir(q.dir())
+            .output()
+            .unwrap()
+    };
+    let out = play(&["--games", "2", "--out", "private"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(!stderr.contains("warning"), "{stderr}");
@@ -365,28 +358,7 @@ fn a_build_under_a_private_folder_keeps_every_wall() {
     // A bot whose own folder is that private folder cannot be entered by its box's user: the
     // match does not start, and says why and what to do in one line.
     let folder = private.path().to_str().unwrap();
-    let out = Command::new(bin.join("quads"))
-        .args([
-            "match",
-            "--bot",
-            &greedy,
-            "--bot",
-            &random,
-            "--dir",
-            folder,
-            "--games",
-            "1",
-            "--movetime",
-            "5s",
-            "--sandbox",
-            "on",
-            "--out",
-            "shut",
-        ])
-        .env_remove("QUADS_JAIL")
-        .current_dir(q.dir())
-        .output()
-        .unwrap();
+    let out = play(&["--dir", folder, "--games", "1", "--out", "shut"]);
     // Exit 2: the run could not start (the CLI's code for bad input).
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
