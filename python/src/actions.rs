@@ -24,14 +24,19 @@ pub enum Action {
 impl Action {
     /// The action numbered `a`, or a `QuadsError` for a number outside 0–31.
     pub fn from_index(a: i64) -> PyResult<Action> {
-        match usize::try_from(a) {
-            Ok(i) if i < GIVE => Ok(Action::Place(Square::new(i as u8).expect("below 16"))),
-            Ok(i) if i < NUM_ACTIONS => Ok(Action::Give(
-                Piece::new((i - GIVE) as u8).expect("below 16"),
-            )),
-            _ => Err(QuadsError::new_err(format!(
+        usize::try_from(a).ok().and_then(Action::of).ok_or_else(|| {
+            QuadsError::new_err(format!(
                 "action {a} is out of range (0–15 place on a square, 16–31 give a piece)"
-            ))),
+            ))
+        })
+    }
+
+    /// The action numbered `i`, if it is one (below 32).
+    pub fn of(i: usize) -> Option<Action> {
+        match i {
+            _ if i < GIVE => Square::new(i as u8).map(Action::Place),
+            _ if i < NUM_ACTIONS => Piece::new((i - GIVE) as u8).map(Action::Give),
+            _ => None,
         }
     }
 

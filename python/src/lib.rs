@@ -3,11 +3,13 @@
 //! panics across the boundary.
 
 mod actions;
+mod halfmove;
 mod levels;
 mod planes;
 mod solver;
 mod state;
 mod symmetry;
+mod vector;
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -89,6 +91,7 @@ fn _quads(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solver::Solution>()?;
     m.add_class::<levels::Level>()?;
     m.add_class::<symmetry::Symmetry>()?;
+    m.add_class::<vector::VectorEnv>()?;
     m.add_function(wrap_pyfunction!(symmetry::symmetries, m)?)?;
     m.add_function(wrap_pyfunction!(symmetry::canonical, m)?)?;
     m.add("WIN", quads_bots::solver::WIN)?;

@@ -66,3 +66,71 @@ pub fn write(pos: &Position, pending: Option<Square>, rules: &Rules, out: &mut [
         }
     }
 }
+
+/// Byte `k` of `NIBBLE[n]` is bit `k` of `n`: four planes of a square in one store.
+pub const NIBBLE: [[u8; 4]; 16] = {
+    let mut table = [[0u8; 4]; 16];
+    let mut n = 0;
+    while n < 16 {
+        let mut k = 0;
+        while k < 4 {
+            table[n][k] = ((n >> k) & 1) as u8;
+            k += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// The same bytes as [`write`], square by square from bit masks (the batched environment's
+/// inner loop; `python/tests/test_vector.py` checks that the two agree).
+/// `live` says whether the game goes on (the caller knows it).
+pub fn write_fast(
+    pos: &Position,
+    pending: Option<Square>,
+    live: bool,
+    rules: &Rules,
+    out: &mut [u8],
+) {
+    debug_assert_eq!(out.len(), BYTES);
+    let board = pos.board();
+    let hand = pos.hand();
+    let placing = pending.is_none() && hand.is_some();
+    // The planes that are the same on every square.
+    let mut common: u32 = u32::from(rules.squares) << 15 | u32::from(rules.traits.mask()) << 16;
+    if let (true, Some(p)) = (placing, hand) {
+        common |= u32::from(p.bits()) << 9 | 1 << 13;
+    }
+    let givable = if !placing && live {
+        pos.remaining().0
+    } else {
+        0
+    };
+    let mut occupied = board.occupied().0;
+    let mut traits = [0u16; 4];
+    for (t, bits) in traits.iter_mut().enumerate() {
+        *bits = board.trait_squares(t).0;
+    }
+    if let (Some(sq), Some(p)) = (pending, hand) {
+        let bit = 1u16 << sq.index();
+        occupied |= bit;
+        for (t, bits) in traits.iter_mut().enumerate() {
+            if p.bits() & (1 << t) != 0 {
+                *bits |= bit;
+            }
+        }
+    }
+    let pending_bit = pending.map_or(0, |sq| 1u16 << sq.index());
+    for (sq, cell) in out.chunks_exact_mut(PLANES).enumerate() {
+        let mut word = common;
+        let b = 1u16 << sq;
+        if occupied & b != 0 {
+            let set = (0..4).fold(0u32, |acc, t| acc | u32::from(traits[t] & b != 0) << t);
+            word |= set | (!set & 0xf) << 4;
+        }
+        word |= u32::from(pending_bit & b != 0) << 8 | u32::from(givable & b != 0) << 14;
+        for (k, four) in cell.chunks_exact_mut(4).enumerate() {
+            four.copy_from_slice(&NIBBLE[((word >> (4 * k)) & 0xf) as usize]);
+        }
+    }
+}

@@ -4,9 +4,10 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyAny;
-use quads_rules::{perft, Claim, ClaimState, Move, Outcome, Position, Reason, Rules, Square, Then};
+use quads_rules::{perft, Move, Outcome, Position, Reason, Rules, Square, Then};
 
-use crate::actions::{Action, GIVE};
+use crate::actions::{Action, NUM_ACTIONS};
+use crate::halfmove;
 use crate::{parse_rules, IllegalMoveError, PyRules, QuadsError};
 
 /// A game in progress. Between a place action and its give action the state holds the
@@ -98,47 +99,6 @@ impl State {
 
     fn push(&mut self) {
         self.history.push((self.pos, self.pending));
-    }
-
-    /// The whole move an action makes here, or `None` when it only starts a turn (a placement
-    /// that awaits its give).
-    fn move_of(&self, a: Action) -> PyResult<Option<Move>> {
-        let pos = &self.pos;
-        if pos.outcome(&self.rules).is_some() {
-            return Err(illegal_action(a, pos, Reason::GameOver));
-        }
-        let announce = self.rules.claim == Claim::Announce;
-        match (self.pending, pos.hand(), a) {
-            (Some(to), _, Action::Give(p)) => Ok(Some(Move::Place {
-                to,
-                then: Then::Give(p),
-            })),
-            (Some(_), _, Action::Place(_)) => Err(illegal_action(a, pos, Reason::MustGive)),
-            (None, None, Action::Give(p)) => Ok(Some(Move::Give(p))),
-            (None, None, Action::Place(_)) => Err(illegal_action(a, pos, Reason::NothingToPlace)),
-            (None, Some(_), Action::Give(_)) => Err(illegal_action(a, pos, Reason::MustPlace)),
-            (None, Some(hand), Action::Place(to)) => {
-                if pos.board().occupied().contains(to) {
-                    return Err(illegal_action(a, pos, Reason::Occupied(to)));
-                }
-                if announce && pos.claim_state() == ClaimState::Claimable {
-                    return Ok(Some(Move::Claim));
-                }
-                let wins = pos.board().completes(to, hand, &self.rules);
-                let fills = pos.board().empty().len() == 1;
-                Ok(match (wins, fills) {
-                    (true, _) if announce => Some(Move::Place {
-                        to,
-                        then: Then::Quarto,
-                    }),
-                    (true, _) | (_, true) => Some(Move::Place {
-                        to,
-                        then: Then::Nothing,
-                    }),
-                    _ => None,
-                })
-            }
-        }
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -276,20 +236,8 @@ impl State {
 
     /// The legal actions (0–31), in increasing order.
     fn legal_actions(&self) -> Vec<usize> {
-        if self.outcome().is_some() {
-            return Vec::new();
-        }
-        let gives = |pos: &Position| {
-            pos.remaining()
-                .iter()
-                .map(|p| GIVE + p.index())
-                .collect::<Vec<_>>()
-        };
-        match (self.pending, self.pos.hand()) {
-            (Some(_), _) => gives(&self.pos),
-            (None, None) => gives(&self.pos),
-            (None, Some(_)) => self.pos.board().empty().iter().map(|s| s.index()).collect(),
-        }
+        let mask = halfmove::legal_mask(&self.rules, &self.pos, self.pending);
+        (0..NUM_ACTIONS).filter(|a| mask & (1 << a) != 0).collect()
     }
 
     /// The observation planes as 320 bytes, each 0 or 1, in the layout of docs/python.md
@@ -314,24 +262,11 @@ impl State {
     /// position whose last placement left a claimable shape, any place action claims it.
     fn apply_action(&mut self, action: i64) -> PyResult<()> {
         let a = Action::from_index(action)?;
-        match self.move_of(a)? {
-            Some(m) => {
-                let next = self.pos.play(m, &self.rules).map_err(|e| {
-                    let shown = Action::from_index(action).expect("read above");
-                    illegal_action(shown, &self.pos, e.reason)
-                })?;
-                self.push();
-                self.pos = next;
-                self.pending = None;
-            }
-            None => {
-                let Action::Place(to) = a else {
-                    unreachable!("only a placement awaits")
-                };
-                self.push();
-                self.pending = Some(to);
-            }
-        }
+        let (pos, pending) = halfmove::play(&self.rules, &self.pos, self.pending, a)
+            .map_err(|reason| illegal_action(a, &self.pos, reason))?;
+        self.push();
+        self.pos = pos;
+        self.pending = pending;
         Ok(())
     }
 

@@ -302,8 +302,10 @@ impl Position {
         Ok(self.play_unchecked(mv, rules))
     }
 
-    /// Plays a move already known to be legal.
-    fn play_unchecked(&self, mv: Move, rules: &Rules) -> Position {
+    /// Plays a move already known to be legal (by [`Position::validate`], or because it was
+    /// drawn from [`Position::legal_moves`]), without checking it again: for a caller's inner
+    /// loop. An illegal move gives a position that cannot arise.
+    pub fn play_unchecked(&self, mv: Move, rules: &Rules) -> Position {
         let mut next = *self;
         match mv {
             Move::Give(p) => next.hand = Some(p),

@@ -1,0 +1,458 @@
+//! `quads.VectorEnv`: N games stepped in one call, written into NumPy arrays that the
+//! environment allocates once and overwrites in place (observations, action masks, rewards,
+//! terminations, the player to act), with auto-reset. The games are split across threads with
+//! the GIL released; each game has its own seeded RNG, so the results do not depend on the
+//! number of threads.
+
+use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use quads_rules::{Outcome, Position, Rules, Square};
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::actions::{Action, NUM_ACTIONS};
+use crate::planes::{write_fast, BYTES, NIBBLE, PLANES};
+use crate::state::{rules_of, State};
+use crate::{halfmove, QuadsError};
+
+/// One game of the batch.
+struct Game {
+    pos: Position,
+    pending: Option<Square>,
+    /// Its legal actions, as bits.
+    mask: u32,
+    /// Ended and waiting for `reset` (without auto-reset only).
+    over: bool,
+    /// In play (neither ended nor `over`).
+    live: bool,
+    rng: ChaCha8Rng,
+}
+
+impl Game {
+    fn new(rules: &Rules, seed: u64, index: usize) -> Game {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(index as u64);
+        let mut g = Game {
+            pos: Position::START,
+            pending: None,
+            mask: 0,
+            over: false,
+            live: true,
+            rng,
+        };
+        g.restart(rules);
+        g
+    }
+
+    fn restart(&mut self, rules: &Rules) {
+        self.pos = Position::START;
+        self.pending = None;
+        self.over = false;
+        self.live = true;
+        self.mask = halfmove::legal_mask(rules, &self.pos, None);
+    }
+
+    /// Plays `a` (its mask kept up to date): what it gave each player and whether the game
+    /// ended.
+    fn act(&mut self, rules: &Rules, a: i64) -> ([f32; 2], bool) {
+        let actor = self.pos.to_move().index();
+        let legal = usize::try_from(a)
+            .ok()
+            .filter(|&i| i < NUM_ACTIONS && self.mask & (1 << i) != 0)
+            .and_then(Action::of);
+        let Some(action) = legal else {
+            // As the AEC environment's TerminateIllegalWrapper: −1 to its maker, 0 to the other.
+            let mut r = [0.0; 2];
+            r[actor] = -1.0;
+            self.live = false;
+            self.mask = 0;
+            return (r, true);
+        };
+        let m = halfmove::move_of_live(rules, &self.pos, self.pending, action)
+            .expect("the mask holds only legal actions");
+        let Some(m) = m else {
+            let Action::Place(to) = action else {
+                unreachable!("only a placement awaits its give")
+            };
+            self.pending = Some(to);
+            self.mask = halfmove::live_mask(&self.pos, self.pending);
+            return ([0.0; 2], false);
+        };
+        // Legal: the mask allowed the action and `move_of_live` read it as a move.
+        self.pos = self.pos.play_unchecked(m, rules);
+        self.pending = None;
+        if !halfmove::ends(&m) {
+            self.mask = halfmove::live_mask(&self.pos, None);
+            return ([0.0; 2], false);
+        }
+        self.live = false;
+        self.mask = 0;
+        match self.pos.outcome(rules) {
+            None => ([0.0; 2], false),
+            Some(Outcome::Draw) => ([0.0; 2], true),
+            Some(Outcome::Win(p)) => {
+                let mut r = [-1.0; 2];
+                r[p.index()] = 1.0;
+                (r, true)
+            }
+        }
+    }
+
+    /// A uniform legal action from its own RNG, or −1 when it has none.
+    fn sample(&mut self) -> i64 {
+        let mut m = self.mask;
+        let count = m.count_ones();
+        if count == 0 {
+            return -1;
+        }
+        // Multiply-shift: uniform to within count / 2^32.
+        let k = (u64::from(self.rng.next_u32()) * u64::from(count)) >> 32;
+        for _ in 0..k {
+            m &= m - 1;
+        }
+        i64::from(m.trailing_zeros())
+    }
+}
+
+/// The arrays of one slice of the batch.
+struct Out<'a> {
+    obs: &'a mut [u8],
+    masks: &'a mut [bool],
+    rewards: &'a mut [f32],
+    terminations: &'a mut [bool],
+    player: &'a mut [i8],
+}
+
+impl Out<'_> {
+    /// Writes game `i`'s view.
+    fn show(&mut self, i: usize, g: &Game, rules: &Rules) {
+        write_fast(
+            &g.pos,
+            g.pending,
+            g.live,
+            rules,
+            &mut self.obs[i * BYTES..(i + 1) * BYTES],
+        );
+        let masks = &mut self.masks[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
+        for (k, four) in masks.chunks_exact_mut(4).enumerate() {
+            let nibble = NIBBLE[((g.mask >> (4 * k)) & 0xf) as usize];
+            for (m, &b) in four.iter_mut().zip(&nibble) {
+                *m = b != 0;
+            }
+        }
+        self.player[i] = g.pos.to_move().index() as i8;
+    }
+}
+
+/// Steps one slice of the batch.
+fn step_slice(rules: &Rules, auto_reset: bool, games: &mut [Game], actions: &[i64], mut out: Out) {
+    for (i, g) in games.iter_mut().enumerate() {
+        let (rewards, ended) = if g.over {
+            ([0.0; 2], true)
+        } else {
+            let (r, ended) = g.act(rules, actions[i]);
+            if ended {
+                if auto_reset {
+                    g.restart(rules);
+                } else {
+                    g.over = true;
+                }
+            }
+            (r, ended)
+        };
+        out.rewards[2 * i..2 * i + 2].copy_from_slice(&rewards);
+        out.terminations[i] = ended;
+        out.show(i, g, rules);
+    }
+}
+
+/// `N` games of one variant, stepped together into arrays that the environment owns.
+#[pyclass(module = "quads", name = "VectorEnv")]
+pub struct VectorEnv {
+    rules: Rules,
+    games: Vec<Game>,
+    auto_reset: bool,
+    threads: usize,
+    seed: u64,
+    observations: Py<PyArray4<u8>>,
+    action_masks: Py<PyArray2<bool>>,
+    rewards: Py<PyArray2<f32>>,
+    terminations: Py<PyArray1<bool>>,
+    current_player: Py<PyArray1<i8>>,
+}
+
+/// Cuts `n` items into `parts` runs of nearly equal length, as their lengths.
+fn runs(n: usize, parts: usize) -> Vec<usize> {
+    let parts = parts.clamp(1, n.max(1));
+    (0..parts)
+        .map(|k| n / parts + usize::from(k < n % parts))
+        .collect()
+}
+
+impl VectorEnv {
+    /// Runs `each` over every slice of games with its actions and arrays, on `threads`
+    /// threads, without the GIL.
+    fn over_slices(
+        &mut self,
+        py: Python<'_>,
+        actions: Option<&[i64]>,
+        each: fn(&Rules, bool, &mut [Game], &[i64], Out),
+    ) -> PyResult<()> {
+        let n = self.games.len();
+        let mut obs = self.observations.bind(py).readwrite();
+        let mut masks = self.action_masks.bind(py).readwrite();
+        let mut rewards = self.rewards.bind(py).readwrite();
+        let mut terms = self.terminations.bind(py).readwrite();
+        let mut player = self.current_player.bind(py).readwrite();
+        let contiguous = |e: numpy::NotContiguousError| QuadsError::new_err(e.to_string());
+        let (mut obs, mut masks, mut rewards, mut terms, mut player) = (
+            obs.as_slice_mut().map_err(contiguous)?,
+            masks.as_slice_mut().map_err(contiguous)?,
+            rewards.as_slice_mut().map_err(contiguous)?,
+            terms.as_slice_mut().map_err(contiguous)?,
+            player.as_slice_mut().map_err(contiguous)?,
+        );
+        let none = vec![-1i64; if actions.is_none() { n } else { 0 }];
+        let mut actions = actions.unwrap_or(&none);
+        let (rules, auto_reset) = (self.rules, self.auto_reset);
+        let mut games = &mut self.games[..];
+        let lengths = runs(n, self.threads);
+        py.allow_threads(move || {
+            std::thread::scope(|scope| {
+                let mut handles = Vec::new();
+                for (k, &len) in lengths.iter().enumerate() {
+                    let (g, rest) = std::mem::take(&mut games).split_at_mut(len);
+                    games = rest;
+                    let (a, rest) = actions.split_at(len);
+                    actions = rest;
+                    let (o, rest) = std::mem::take(&mut obs).split_at_mut(len * BYTES);
+                    obs = rest;
+                    let (m, rest) = std::mem::take(&mut masks).split_at_mut(len * NUM_ACTIONS);
+                    masks = rest;
+                    let (r, rest) = std::mem::take(&mut rewards).split_at_mut(len * 2);
+                    rewards = rest;
+                    let (t, rest) = std::mem::take(&mut terms).split_at_mut(len);
+                    terms = rest;
+                    let (p, rest) = std::mem::take(&mut player).split_at_mut(len);
+                    player = rest;
+                    let out = Out {
+                        obs: o,
+                        masks: m,
+                        rewards: r,
+                        terminations: t,
+                        player: p,
+                    };
+                    if k + 1 == lengths.len() {
+                        // The last slice runs on this thread.
+                        each(&rules, auto_reset, g, a, out);
+                    } else {
+                        handles.push(scope.spawn(move || each(&rules, auto_reset, g, a, out)));
+                    }
+                }
+                for h in handles {
+                    h.join().expect("a slice of games panicked");
+                }
+            });
+        });
+        Ok(())
+    }
+
+    fn arrays<'py>(&self, py: Python<'py>, which: &[usize]) -> PyResult<Bound<'py, PyTuple>> {
+        let all: [PyObject; 5] = [
+            self.observations.clone_ref(py).into_any(),
+            self.rewards.clone_ref(py).into_any(),
+            self.terminations.clone_ref(py).into_any(),
+            self.action_masks.clone_ref(py).into_any(),
+            self.current_player.clone_ref(py).into_any(),
+        ];
+        PyTuple::new(py, which.iter().map(|&k| all[k].clone_ref(py)))
+    }
+}
+
+/// A reset: every game back to its start, its arrays written, rewards and terminations cleared.
+fn reset_slice(rules: &Rules, _auto: bool, games: &mut [Game], _a: &[i64], mut out: Out) {
+    for (i, g) in games.iter_mut().enumerate() {
+        g.restart(rules);
+        out.rewards[2 * i..2 * i + 2].fill(0.0);
+        out.terminations[i] = false;
+        out.show(i, g, rules);
+    }
+}
+
+#[pymethods]
+impl VectorEnv {
+    /// `num_envs` games of `rules`, each at its start. `seed` seeds each game's RNG (for
+    /// `sample_actions`); `threads` splits the games across that many threads.
+    #[new]
+    #[pyo3(signature = (rules = None, num_envs = 1024, seed = 0, auto_reset = true, threads = 1))]
+    fn new(
+        py: Python<'_>,
+        rules: Option<&Bound<'_, PyAny>>,
+        num_envs: usize,
+        seed: u64,
+        auto_reset: bool,
+        threads: usize,
+    ) -> PyResult<VectorEnv> {
+        let rules = match rules {
+            Some(r) => rules_of(r)?,
+            None => Rules::QUADS,
+        };
+        if num_envs == 0 {
+            return Err(QuadsError::new_err("num_envs must be at least 1"));
+        }
+        if threads == 0 {
+            return Err(QuadsError::new_err("threads must be at least 1"));
+        }
+        let n = num_envs;
+        let mut env = VectorEnv {
+            rules,
+            games: (0..n).map(|i| Game::new(&rules, seed, i)).collect(),
+            auto_reset,
+            threads,
+            seed,
+            observations: PyArray4::zeros(py, [n, 4, 4, PLANES], false).unbind(),
+            action_masks: PyArray2::zeros(py, [n, NUM_ACTIONS], false).unbind(),
+            rewards: PyArray2::zeros(py, [n, 2], false).unbind(),
+            terminations: PyArray1::zeros(py, n, false).unbind(),
+            current_player: PyArray1::zeros(py, n, false).unbind(),
+        };
+        env.over_slices(py, None, reset_slice)?;
+        Ok(env)
+    }
+
+    /// Every game back to its start (re-seeding the RNGs when `seed` is given); returns
+    /// `(observations, action_masks, current_player)`.
+    #[pyo3(signature = (seed = None))]
+    fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyTuple>> {
+        if let Some(seed) = seed {
+            self.seed = seed;
+            let rules = self.rules;
+            for (i, g) in self.games.iter_mut().enumerate() {
+                *g = Game::new(&rules, seed, i);
+            }
+        }
+        self.over_slices(py, None, reset_slice)?;
+        self.arrays(py, &[0, 3, 4])
+    }
+
+    /// Plays one action in every game (an int array of length `num_envs`); returns
+    /// `(observations, rewards, terminations, action_masks, current_player)`, the
+    /// environment's own arrays, overwritten.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let actions: PyReadonlyArray1<i64> = match actions.extract() {
+            Ok(a) => a,
+            Err(_) => py
+                .import("numpy")?
+                .call_method1("ascontiguousarray", (actions, "int64"))
+                .and_then(|a| a.extract())
+                .map_err(|_| {
+                    QuadsError::new_err("actions must be a one-dimensional array of integers")
+                })?,
+        };
+        let a = actions
+            .as_slice()
+            .map_err(|e| QuadsError::new_err(e.to_string()))?;
+        if a.len() != self.games.len() {
+            return Err(QuadsError::new_err(format!(
+                "{} actions for {} games",
+                a.len(),
+                self.games.len()
+            )));
+        }
+        self.over_slices(py, Some(a), step_slice)?;
+        self.arrays(py, &[0, 1, 2, 3, 4])
+    }
+
+    /// A uniform legal action per game from its own RNG (−1 for a game with none), as a new
+    /// int64 array.
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let picks: Vec<i64> = self.games.iter_mut().map(Game::sample).collect();
+        PyArray1::from_vec(py, picks)
+    }
+
+    /// Game `index` as a `quads.State` (without history).
+    fn state(&self, index: usize) -> PyResult<State> {
+        let g = self.games.get(index).ok_or_else(|| {
+            QuadsError::new_err(format!(
+                "game {index} is out of range: there are {}",
+                self.games.len()
+            ))
+        })?;
+        Ok(State::from_parts(self.rules, g.pos, g.pending))
+    }
+
+    /// `(num_envs, 4, 4, 20)` uint8: each game's observation planes (docs/python.md).
+    #[getter]
+    fn observations(&self, py: Python<'_>) -> Py<PyArray4<u8>> {
+        self.observations.clone_ref(py)
+    }
+
+    /// `(num_envs, 32)` bool: each game's legal actions.
+    #[getter]
+    fn action_masks(&self, py: Python<'_>) -> Py<PyArray2<bool>> {
+        self.action_masks.clone_ref(py)
+    }
+
+    /// `(num_envs, 2)` float32: what the last step gave the first and the second player.
+    #[getter]
+    fn rewards(&self, py: Python<'_>) -> Py<PyArray2<f32>> {
+        self.rewards.clone_ref(py)
+    }
+
+    /// `(num_envs,)` bool: the games the last step ended.
+    #[getter]
+    fn terminations(&self, py: Python<'_>) -> Py<PyArray1<bool>> {
+        self.terminations.clone_ref(py)
+    }
+
+    /// `(num_envs,)` int8: who acts next in each game, 0 or 1.
+    #[getter]
+    fn current_player(&self, py: Python<'_>) -> Py<PyArray1<i8>> {
+        self.current_player.clone_ref(py)
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.games.len()
+    }
+
+    #[getter]
+    fn rules(&self) -> crate::PyRules {
+        crate::PyRules(self.rules)
+    }
+
+    #[getter]
+    fn auto_reset(&self) -> bool {
+        self.auto_reset
+    }
+
+    #[getter]
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    fn __len__(&self) -> usize {
+        self.games.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "VectorEnv('{}', num_envs={}, seed={}, auto_reset={}, threads={})",
+            self.rules,
+            self.games.len(),
+            self.seed,
+            if self.auto_reset { "True" } else { "False" },
+            self.threads
+        )
+    }
+}
