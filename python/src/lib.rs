@@ -3,9 +3,11 @@
 //! panics across the boundary.
 
 mod actions;
+mod arena;
 mod halfmove;
 mod levels;
 mod planes;
+mod signals;
 mod solver;
 mod state;
 mod symmetry;
@@ -93,6 +95,8 @@ fn _quads(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<symmetry::Symmetry>()?;
     m.add_class::<vector::VectorEnv>()?;
     m.add_function(wrap_pyfunction!(symmetry::symmetries, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::play_tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::play_sprt, m)?)?;
     m.add_function(wrap_pyfunction!(symmetry::canonical, m)?)?;
     m.add("WIN", quads_bots::solver::WIN)?;
     m.add("PLANES", planes::PLANES)?;

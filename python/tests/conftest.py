@@ -21,3 +21,10 @@ def cli():
         return out
 
     return run
+
+
+@pytest.fixture(scope="session")
+def release():
+    """The folder of the build's binaries (quads, quads-bot, quads-jail): $QUADS_CLI's."""
+    path = pathlib.Path(os.environ.get("QUADS_CLI", str(ROOT / "target" / "release" / "quads")))
+    return path.parent
