@@ -53,8 +53,13 @@ class QuadsGame(pyspiel.Game):
 
     def __init__(self, params=None):
         super().__init__(_GAME_TYPE, _GAME_INFO, params or dict())
-        self.rules = self.get_parameters()["rules"]
         State(self.rules)  # a bad spec fails here, with the project's message
+
+    @property
+    def rules(self) -> str:
+        # Read from the parameters each time: a game unpickled in another process (as
+        # OpenSpiel's AlphaZero sends it to its actors) is made without __init__.
+        return self.get_parameters()["rules"]
 
     def new_initial_state(self):
         return QuadsState(self)

@@ -1,5 +1,11 @@
-"""The OpenSpiel game registered from Python: OpenSpiel's own random simulation test, its MCTS
-and its evaluator on it, and its games equal to the package's."""
+"""The OpenSpiel game registered from Python: OpenSpiel's own random simulation test, its MCTS,
+its evaluator and its AlphaZero on it, and its games equal to the package's."""
+
+import json
+import math
+import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pyspiel
@@ -45,3 +51,15 @@ def test_openspiel_mcts_and_its_evaluator_run_on_it():
 def test_a_bad_rules_parameter_is_the_projects_error():
     with pytest.raises(Exception, match="chess"):
         pyspiel.load_game("python_quads", {"rules": "chess"})
+
+
+def test_openspiels_alphazero_learns_on_the_game(tmp_path):
+    script = pathlib.Path(__file__).parent / "agents" / "alphazero.py"
+    out = tmp_path / "az"
+    done = subprocess.run([sys.executable, str(script), str(out)], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    steps = [json.loads(line) for line in (out / "learner.jsonl").read_text().splitlines()]
+    assert [s["step"] for s in steps] == [1, 2]
+    assert all(math.isfinite(s["loss"]["sum"]) and s["total_trajectories"] > 0 for s in steps)
+    assert (out / "checkpoint-2").exists()
