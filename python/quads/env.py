@@ -21,21 +21,25 @@ SHAPE = (4, 4, PLANES)
 
 
 def observe(state: State) -> np.ndarray:
-    """The planes of `state` as a (4, 4, 20) uint8 array."""
-    return np.frombuffer(state.observation(), dtype=np.uint8).reshape(SHAPE).copy()
+    """The planes of `state` as a new (4, 4, 20) uint8 array."""
+    return state.planes()
 
 
 def mask(state: State) -> np.ndarray:
-    """The legal actions as a (32,) int8 array of 0 and 1."""
-    m = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    m[state.legal_actions()] = 1
-    return m
+    """The legal actions as a new (32,) int8 array of 0 and 1."""
+    return state.mask_array()
+
+
+def _in_space(action, space) -> bool:
+    """`space.contains(action)` for Discrete(32), without its cost for a plain integer."""
+    if type(action) is int or isinstance(action, np.integer):
+        return 0 <= action < NUM_ACTIONS
+    return space.contains(action)
 
 
 def _pettingzoo():
     from gymnasium import spaces
     from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
 
     class QuadsAEC(AECEnv):
         """Both players as agents (`player_0` gives first; a player acts twice in a row, a
@@ -101,24 +105,104 @@ def _pettingzoo():
         def close(self):
             pass
 
-    return QuadsAEC, wrappers
+    from pettingzoo.utils.env import AECIterable, AECIterator
+    from pettingzoo.utils.env_logger import EnvLogger
+
+    class Checked(AECIterator):
+        def __next__(self):
+            agent = super().__next__()
+            assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+            self.env._has_updated = False
+            return agent
+
+    class CheckedIterable(AECIterable):
+        def __iter__(self):
+            return Checked(self.env, self.max_iter)
+
+    class QuadsAECChecked(QuadsAEC):
+        """`QuadsAEC` with what PettingZoo's classic games get from three wrappers built in,
+        the same behaviour without a wrapper's cost on every call: `OrderEnforcingWrapper`
+        (nothing before `reset`), `AssertOutOfBoundsWrapper` (an action outside the space is
+        an error) and `TerminateIllegalWrapper` (an illegal action ends the game, -1 to its
+        maker and 0 to the other). `python/tests/test_envs.py` plays it against the wrapped
+        environment move for move."""
+
+        _BEFORE_RESET = {
+            "rewards", "terminations", "truncations", "infos", "agent_selection", "agents",
+        }
+
+        def __init__(self, rules: str = "quads", render_mode: Optional[str] = None):
+            super().__init__(rules, render_mode)
+            del self.agents  # as behind OrderEnforcingWrapper: nothing before reset
+            self._has_reset = False
+            self._has_updated = False
+
+        def __getattr__(self, name):
+            if name in QuadsAECChecked._BEFORE_RESET:
+                raise AttributeError(f"{name} cannot be accessed before reset")
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+        def reset(self, seed: Optional[int] = None, options: Optional[dict] = None):
+            self._has_reset = True
+            self._has_updated = True
+            super().reset(seed=seed, options=options)
+
+        def observe(self, agent):
+            if not self._has_reset:
+                EnvLogger.error_observe_before_reset()
+            return super().observe(agent)
+
+        def render(self):
+            if not self._has_reset:
+                EnvLogger.error_render_before_reset()
+            return super().render()
+
+        def agent_iter(self, max_iter: int = 2**63):
+            if not self._has_reset:
+                EnvLogger.error_agent_iter_before_reset()
+            return CheckedIterable(self, max_iter)
+
+        def step(self, action):
+            if not self._has_reset:
+                EnvLogger.error_step_before_reset()
+            self._has_updated = True
+            if not self.agents:
+                EnvLogger.warn_step_after_terminated_truncated()
+                return
+            agent = self.agent_selection
+            dead = self.terminations[agent] or self.truncations[agent]
+            assert (action is None and dead) or _in_space(action, self.action_spaces[agent]), (
+                "action is not in action space"
+            )
+            if dead:
+                return self._was_dead_step(action)
+            if not self.state_.is_legal(int(action)):
+                EnvLogger.warn_on_illegal_move()
+                self._cumulative_rewards[agent] = 0
+                self.terminations = dict.fromkeys(self.agents, True)
+                self.truncations = dict.fromkeys(self.agents, True)
+                self.rewards = dict.fromkeys(self.agents, 0)
+                self.rewards[agent] = -1.0
+                self._accumulate_rewards()
+                self._deads_step_first()
+                return
+            super().step(action)
+
+    return QuadsAEC, QuadsAECChecked
 
 
 def raw_aec_env(rules: str = "quads", render_mode: Optional[str] = None):
-    """The AEC environment without wrappers."""
+    """The AEC environment without wrappers or checks."""
     cls, _ = _pettingzoo()
     return cls(rules, render_mode)
 
 
 def aec_env(rules: str = "quads", render_mode: Optional[str] = None):
-    """The AEC environment as PettingZoo's classic games wrap theirs: an illegal action ends
-    the game (-1 to its maker, 0 to the other, PettingZoo's `TerminateIllegalWrapper`), an
-    action outside the space is an error, order is enforced."""
-    cls, wrappers = _pettingzoo()
-    env = cls(rules, render_mode)
-    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    return wrappers.OrderEnforcingWrapper(env)
+    """The AEC environment as PettingZoo's classic games wrap theirs, with the wrappers'
+    checks built in: an illegal action ends the game (-1 to its maker, 0 to the other, as
+    `TerminateIllegalWrapper`), an action outside the space is an error, order is enforced."""
+    _, checked = _pettingzoo()
+    return checked(rules, render_mode)
 
 
 def _gymnasium():

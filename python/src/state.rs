@@ -2,6 +2,7 @@
 //! and the protocol write them) or by half-move actions (see `actions.rs`), with undo, copy,
 //! equality, hashing and pickling.
 
+use numpy::PyArrayMethods;
 use pyo3::prelude::*;
 use pyo3::types::PyAny;
 use quads_rules::{perft, Move, Outcome, Position, Reason, Rules, Square, Then};
@@ -246,6 +247,30 @@ impl State {
         let mut out = [0u8; crate::planes::BYTES];
         crate::planes::write(&self.pos, self.pending, &self.rules, &mut out);
         pyo3::types::PyBytes::new(py, &out)
+    }
+
+    /// Whether action `action` is legal here (`False` for a number outside 0–31).
+    fn is_legal(&self, action: i64) -> bool {
+        let mask = halfmove::legal_mask(&self.rules, &self.pos, self.pending);
+        (0..NUM_ACTIONS as i64).contains(&action) && mask & (1 << action) != 0
+    }
+
+    /// The observation planes as a new `(4, 4, 20)` uint8 NumPy array (what
+    /// `quads.env.observe` gives).
+    fn planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
+        let arr = numpy::PyArray3::zeros(py, [4, 4, crate::planes::PLANES], false);
+        // SAFETY: the array was just made here, contiguous, and nothing else holds it.
+        let out = unsafe { arr.as_slice_mut() }.map_err(|e| QuadsError::new_err(e.to_string()))?;
+        crate::planes::write(&self.pos, self.pending, &self.rules, out);
+        Ok(arr)
+    }
+
+    /// The legal actions as a new `(32,)` int8 NumPy array of 0 and 1 (what `quads.env.mask`
+    /// gives).
+    fn mask_array<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<i8>> {
+        let mask = halfmove::legal_mask(&self.rules, &self.pos, self.pending);
+        let bits: Vec<i8> = (0..NUM_ACTIONS).map(|a| ((mask >> a) & 1) as i8).collect();
+        numpy::PyArray1::from_vec(py, bits)
     }
 
     /// The 32 actions as booleans, legal ones `True`.

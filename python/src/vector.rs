@@ -16,6 +16,9 @@ use crate::planes::{write_fast, BYTES, NIBBLE, PLANES};
 use crate::state::{rules_of, State};
 use crate::{halfmove, QuadsError};
 
+/// The fewest games a thread is given.
+const MIN_SLICE: usize = 512;
+
 /// One game of the batch.
 struct Game {
     pos: Position,
@@ -174,6 +177,8 @@ pub struct VectorEnv {
     games: Vec<Game>,
     auto_reset: bool,
     threads: usize,
+    /// The threads, kept between calls (none for one thread).
+    pool: Option<rayon::ThreadPool>,
     seed: u64,
     observations: Py<PyArray4<u8>>,
     action_masks: Py<PyArray2<bool>>,
@@ -217,43 +222,48 @@ impl VectorEnv {
         let mut actions = actions.unwrap_or(&none);
         let (rules, auto_reset) = (self.rules, self.auto_reset);
         let mut games = &mut self.games[..];
-        let lengths = runs(n, self.threads);
+        // A slice per thread, but none smaller than MIN_SLICE games: below that, handing work
+        // to another thread costs more than it saves.
+        let lengths = runs(n, self.threads.min(n / MIN_SLICE).max(1));
+        let pool = self.pool.as_ref().filter(|_| lengths.len() > 1);
         py.allow_threads(move || {
-            std::thread::scope(|scope| {
-                let mut handles = Vec::new();
-                for (k, &len) in lengths.iter().enumerate() {
-                    let (g, rest) = std::mem::take(&mut games).split_at_mut(len);
-                    games = rest;
-                    let (a, rest) = actions.split_at(len);
-                    actions = rest;
-                    let (o, rest) = std::mem::take(&mut obs).split_at_mut(len * BYTES);
-                    obs = rest;
-                    let (m, rest) = std::mem::take(&mut masks).split_at_mut(len * NUM_ACTIONS);
-                    masks = rest;
-                    let (r, rest) = std::mem::take(&mut rewards).split_at_mut(len * 2);
-                    rewards = rest;
-                    let (t, rest) = std::mem::take(&mut terms).split_at_mut(len);
-                    terms = rest;
-                    let (p, rest) = std::mem::take(&mut player).split_at_mut(len);
-                    player = rest;
-                    let out = Out {
-                        obs: o,
-                        masks: m,
-                        rewards: r,
-                        terminations: t,
-                        player: p,
-                    };
-                    if k + 1 == lengths.len() {
-                        // The last slice runs on this thread.
+            let mut slices = Vec::with_capacity(lengths.len());
+            for &len in &lengths {
+                let (g, rest) = std::mem::take(&mut games).split_at_mut(len);
+                games = rest;
+                let (a, rest) = actions.split_at(len);
+                actions = rest;
+                let (o, rest) = std::mem::take(&mut obs).split_at_mut(len * BYTES);
+                obs = rest;
+                let (m, rest) = std::mem::take(&mut masks).split_at_mut(len * NUM_ACTIONS);
+                masks = rest;
+                let (r, rest) = std::mem::take(&mut rewards).split_at_mut(len * 2);
+                rewards = rest;
+                let (t, rest) = std::mem::take(&mut terms).split_at_mut(len);
+                terms = rest;
+                let (p, rest) = std::mem::take(&mut player).split_at_mut(len);
+                player = rest;
+                let out = Out {
+                    obs: o,
+                    masks: m,
+                    rewards: r,
+                    terminations: t,
+                    player: p,
+                };
+                slices.push((g, a, out));
+            }
+            match pool {
+                None => {
+                    for (g, a, out) in slices {
                         each(&rules, auto_reset, g, a, out);
-                    } else {
-                        handles.push(scope.spawn(move || each(&rules, auto_reset, g, a, out)));
                     }
                 }
-                for h in handles {
-                    h.join().expect("a slice of games panicked");
-                }
-            });
+                Some(pool) => pool.scope(|scope| {
+                    for (g, a, out) in slices {
+                        scope.spawn(move |_| each(&rules, auto_reset, g, a, out));
+                    }
+                }),
+            }
         });
         Ok(())
     }
@@ -305,11 +315,23 @@ impl VectorEnv {
             return Err(QuadsError::new_err("threads must be at least 1"));
         }
         let n = num_envs;
+        let pool = match threads {
+            1 => None,
+            _ => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|e| {
+                        QuadsError::new_err(format!("cannot start {threads} threads: {e}"))
+                    })?,
+            ),
+        };
         let mut env = VectorEnv {
             rules,
             games: (0..n).map(|i| Game::new(&rules, seed, i)).collect(),
             auto_reset,
             threads,
+            pool,
             seed,
             observations: PyArray4::zeros(py, [n, 4, 4, PLANES], false).unbind(),
             action_masks: PyArray2::zeros(py, [n, NUM_ACTIONS], false).unbind(),

@@ -1,12 +1,14 @@
 """The environments: PettingZoo's and Gymnasium's own checkers, the planes, illegal actions."""
 
+import warnings
+
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 import quads
-from quads.env import aec_env, gym_env, observe
+from quads.env import aec_env, gym_env, observe, raw_aec_env
 
 
 @pytest.mark.parametrize("rules", ["quads", "classic,claim=announce"])
@@ -76,3 +78,59 @@ def test_the_planes():
     classic = observe(quads.State("classic,traits=color"))
     assert classic[:, :, 15].sum() == 0
     assert [classic[:, :, 16 + t].sum() for t in range(4)] == [0, 16, 0, 0]
+
+
+def wrapped(rules):
+    """The raw environment under PettingZoo's three wrappers, as its classic games have it."""
+    from pettingzoo.utils import wrappers
+
+    env = wrappers.TerminateIllegalWrapper(raw_aec_env(rules), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+
+
+@pytest.mark.parametrize("rules", ["quads", "classic,claim=announce"])
+def test_the_built_in_checks_are_the_wrappers_move_for_move(rules):
+    ours, theirs = aec_env(rules), wrapped(rules)
+    rng = np.random.default_rng(5)
+    illegal = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for game in range(60):
+            ours.reset(seed=game)
+            theirs.reset(seed=game)
+            for agent, other in zip(ours.agent_iter(), theirs.agent_iter()):
+                assert agent == other
+                (o1, r1, t1, u1, i1), (o2, r2, t2, u2, i2) = ours.last(), theirs.last()
+                assert (r1, t1, u1, i1) == (r2, t2, u2, i2)
+                assert np.array_equal(o1["observation"], o2["observation"])
+                assert np.array_equal(o1["action_mask"], o2["action_mask"])
+                assert (ours.rewards, ours.terminations, ours.truncations) == (
+                    theirs.rewards, theirs.terminations, theirs.truncations)
+                if t1 or u1:
+                    action = None
+                elif rng.random() < 0.05:
+                    action = int(rng.integers(0, 32))
+                    illegal += not o1["action_mask"][action]
+                else:
+                    action = int(rng.choice(np.flatnonzero(o1["action_mask"])))
+                ours.step(action)
+                theirs.step(action)
+            assert ours.agents == theirs.agents == []
+            assert ours._cumulative_rewards == theirs._cumulative_rewards
+    assert illegal > 5
+
+
+def test_the_built_in_checks_refuse_what_the_wrappers_refuse():
+    for make in (aec_env, wrapped):
+        env = make("quads")
+        for call, args in ((env.step, (16,)), (env.observe, ("player_0",)), (env.agent_iter, ())):
+            with pytest.raises(AssertionError, match="reset\\(\\) needs to be called before"):
+                call(*args)
+        with pytest.raises(AttributeError, match="rewards cannot be accessed before reset"):
+            env.rewards
+        env.reset()
+        with pytest.raises(AssertionError, match="action is not in action space"):
+            env.step(32)
+        with pytest.raises(AssertionError, match="need to call step\\(\\) or reset\\(\\)"):
+            for _ in env.agent_iter():
+                pass
