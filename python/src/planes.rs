@@ -67,13 +67,13 @@ pub fn write(pos: &Position, pending: Option<Square>, rules: &Rules, out: &mut [
     }
 }
 
-/// Byte `k` of `NIBBLE[n]` is bit `k` of `n`: four planes of a square in one store.
-pub const NIBBLE: [[u8; 4]; 16] = {
-    let mut table = [[0u8; 4]; 16];
+/// Byte `k` of `BYTE_BITS[n]` is bit `k` of `n`: eight planes (or actions) in one store.
+pub const BYTE_BITS: [[u8; 8]; 256] = {
+    let mut table = [[0u8; 8]; 256];
     let mut n = 0;
-    while n < 16 {
+    while n < 256 {
         let mut k = 0;
-        while k < 4 {
+        while k < 8 {
             table[n][k] = ((n >> k) & 1) as u8;
             k += 1;
         }
@@ -129,8 +129,8 @@ pub fn write_fast(
             word |= set | (!set & 0xf) << 4;
         }
         word |= u32::from(pending_bit & b != 0) << 8 | u32::from(givable & b != 0) << 14;
-        for (k, four) in cell.chunks_exact_mut(4).enumerate() {
-            four.copy_from_slice(&NIBBLE[((word >> (4 * k)) & 0xf) as usize]);
-        }
+        cell[0..8].copy_from_slice(&BYTE_BITS[(word & 0xff) as usize]);
+        cell[8..16].copy_from_slice(&BYTE_BITS[((word >> 8) & 0xff) as usize]);
+        cell[16..20].copy_from_slice(&BYTE_BITS[((word >> 16) & 0xf) as usize][..4]);
     }
 }

@@ -12,7 +12,7 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::actions::{Action, NUM_ACTIONS};
-use crate::planes::{write_fast, BYTES, NIBBLE, PLANES};
+use crate::planes::{write_fast, BYTES, BYTE_BITS, PLANES};
 use crate::state::{rules_of, State};
 use crate::{halfmove, QuadsError};
 
@@ -138,9 +138,9 @@ impl Out<'_> {
             &mut self.obs[i * BYTES..(i + 1) * BYTES],
         );
         let masks = &mut self.masks[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
-        for (k, four) in masks.chunks_exact_mut(4).enumerate() {
-            let nibble = NIBBLE[((g.mask >> (4 * k)) & 0xf) as usize];
-            for (m, &b) in four.iter_mut().zip(&nibble) {
+        for (k, eight) in masks.chunks_exact_mut(8).enumerate() {
+            let bits = &BYTE_BITS[((g.mask >> (8 * k)) & 0xff) as usize];
+            for (m, &b) in eight.iter_mut().zip(bits) {
                 *m = b != 0;
             }
         }
@@ -393,7 +393,31 @@ impl VectorEnv {
     /// A uniform legal action per game from its own RNG (−1 for a game with none), as a new
     /// int64 array.
     fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let picks: Vec<i64> = self.games.iter_mut().map(Game::sample).collect();
+        let n = self.games.len();
+        let mut picks = vec![0i64; n];
+        let lengths = runs(n, self.threads.min(n / MIN_SLICE).max(1));
+        let pool = self.pool.as_ref().filter(|_| lengths.len() > 1);
+        let mut games = &mut self.games[..];
+        let mut rest = &mut picks[..];
+        py.allow_threads(|| {
+            let draw = |games: &mut [Game], picks: &mut [i64]| {
+                for (g, p) in games.iter_mut().zip(picks) {
+                    *p = g.sample();
+                }
+            };
+            match pool {
+                None => draw(games, rest),
+                Some(pool) => pool.scope(|scope| {
+                    for &len in &lengths {
+                        let (g, more) = std::mem::take(&mut games).split_at_mut(len);
+                        games = more;
+                        let (p, more) = std::mem::take(&mut rest).split_at_mut(len);
+                        rest = more;
+                        scope.spawn(move |_| draw(g, p));
+                    }
+                }),
+            }
+        });
         PyArray1::from_vec(py, picks)
     }
 
