@@ -74,8 +74,9 @@ pub enum ConfigError {
     /// An empty bot command.
     #[error("empty bot command")]
     EmptyCommand,
-    /// The openings file cannot be read.
-    #[error("cannot read openings {}: {source}", path.display())]
+    /// The openings file cannot be read. (Its path is the config's text, which may hold a line
+    /// break: the message keeps to one line.)
+    #[error("cannot read openings {}: {source}", one_line(&path.display().to_string()))]
     ReadOpenings {
         /// The file.
         path: PathBuf,
@@ -84,7 +85,7 @@ pub enum ConfigError {
         source: std::io::Error,
     },
     /// A line of the openings file that is not a usable opening.
-    #[error("{} line {line}: {problem}", path.display())]
+    #[error("{} line {line}: {problem}", one_line(&path.display().to_string()))]
     Opening {
         /// The openings file.
         path: PathBuf,
@@ -94,7 +95,7 @@ pub enum ConfigError {
         problem: OpeningProblem,
     },
     /// An openings file with none.
-    #[error("{}: no openings", .0.display())]
+    #[error("{}: no openings", one_line(&.0.display().to_string()))]
     NoOpenings(PathBuf),
     /// SPRT hypotheses the wrong way round.
     #[error("sprt: elo0 ({elo0}) must be below elo1 ({elo1})")]
