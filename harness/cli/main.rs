@@ -19,6 +19,7 @@ mod ratings_cmd;
 mod report_cmd;
 mod rules_cmd;
 mod sandbox_cmd;
+mod serve_cmd;
 mod show;
 mod shown;
 mod solve_cmd;
@@ -103,6 +104,10 @@ enum Command {
     /// Which of the protections around each bot (limits, file system, network, other
     /// processes) this machine enforces, and why any is off.
     Sandbox(sandbox_cmd::Args),
+    /// Serve a competition on the web: entrants sign up and upload their bots (docs/server.md).
+    Serve(serve_cmd::Args),
+    /// Upload a bot to a `quads serve` server: a folder, an archive of it, or one file.
+    Submit(serve_cmd::SubmitArgs),
     /// Print a position as a board diagram with the piece in hand, the remaining pieces and
     /// the game's status.
     Show(show::Args),
@@ -158,6 +163,8 @@ fn run(cli: Cli) -> ExitCode {
             Err(e) => Err(e),
         },
         Command::Sandbox(args) => sandbox_cmd::run(&args),
+        Command::Serve(args) => serve_cmd::run(&args),
+        Command::Submit(args) => serve_cmd::submit(&args),
         Command::Match(args) => match_cmd::run(&args),
         Command::Check(args) => match check_cmd::run(&args) {
             Ok(code) => return ExitCode::from(code),

@@ -1,0 +1,125 @@
+//! `quads serve` (a competition on the web, quads_server) and `quads submit` (an upload to it).
+
+use std::path::{Path, PathBuf};
+
+use quads_server::{pack, ServerConfig};
+
+/// Arguments of `quads serve`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The server's config (TOML), e.g. configs/server.toml.
+    #[arg(long)]
+    config: PathBuf,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let config = ServerConfig::read(&args.config).map_err(|e| e.to_string())?;
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+    let name = config.name.clone();
+    runtime
+        .block_on(quads_server::serve(config, |addr| {
+            println!("quads serve: {name} at http://{addr}");
+        }))
+        .map_err(|e| e.to_string())
+}
+
+/// Arguments of `quads submit`.
+#[derive(clap::Args)]
+pub struct SubmitArgs {
+    /// The server, e.g. http://127.0.0.1:8080.
+    #[arg(long)]
+    server: String,
+    /// Your API token (from signing up).
+    #[arg(long)]
+    token: String,
+    /// The bot: its folder (with bot.toml), a .tar.gz or .zip of it, or one file (with a
+    /// bot.toml beside it, or --manifest).
+    path: PathBuf,
+    /// The manifest of a one-file upload.
+    #[arg(long)]
+    manifest: Option<PathBuf>,
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// A part of the form: (field, file name, bytes).
+type Part = (&'static str, String, Vec<u8>);
+
+/// The form's parts.
+fn parts(args: &SubmitArgs) -> Result<Vec<Part>, String> {
+    let path = &args.path;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if path.is_dir() {
+        let bytes = pack::pack(path).map_err(|e| e.to_string())?;
+        return Ok(vec![("archive", format!("{name}.tar.gz"), bytes)]);
+    }
+    if [".tar.gz", ".tgz", ".zip"]
+        .iter()
+        .any(|x| name.ends_with(x))
+    {
+        return Ok(vec![("archive", name, read(path)?)]);
+    }
+    let manifest = match &args.manifest {
+        Some(m) => m.clone(),
+        None => path.with_file_name("bot.toml"),
+    };
+    Ok(vec![
+        ("file", name, read(path)?),
+        ("manifest", "bot.toml".to_owned(), read(&manifest)?),
+    ])
+}
+
+pub fn submit(args: &SubmitArgs) -> Result<(), String> {
+    let parts = parts(args)?;
+    // A boundary no part holds.
+    let all: Vec<u8> = parts.iter().flat_map(|p| p.2.iter().copied()).collect();
+    let boundary = format!("quads-{}", pack::digest(&all));
+    let mut body = Vec::new();
+    for (field, file, bytes) in &parts {
+        body.extend_from_slice(
+            format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{file}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    let url = format!("{}/api/versions", args.server.trim_end_matches('/'));
+    let answer = ureq::post(&url)
+        .set("Authorization", &format!("Bearer {}", args.token))
+        .set(
+            "Content-Type",
+            &format!("multipart/form-data; boundary={boundary}"),
+        )
+        .send_bytes(&body);
+    let json: serde_json::Value = match answer {
+        Ok(r) => r.into_json().map_err(|e| format!("{url}: {e}"))?,
+        Err(ureq::Error::Status(code, r)) => {
+            let why = r
+                .into_json::<serde_json::Value>()
+                .ok()
+                .and_then(|v| v["error"].as_str().map(str::to_owned))
+                .unwrap_or_else(|| "no reason given".to_owned());
+            return Err(format!(
+                "the server refused the upload (HTTP {code}): {why}"
+            ));
+        }
+        Err(e) => return Err(format!("cannot reach {url}: {e}")),
+    };
+    println!(
+        "version {} uploaded: {} files, {} bytes, digest {} ({})",
+        json["version"],
+        json["files"],
+        json["bytes"],
+        json["digest"].as_str().unwrap_or("?"),
+        json["status"].as_str().unwrap_or("?")
+    );
+    Ok(())
+}

@@ -1,0 +1,100 @@
+//! The server's errors: one that stops it from starting (`ServerError`), and one an API call
+//! answers with (`ApiError`: a status and a one-line JSON body, `{"error": "..."}`).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+/// Why the server cannot start or stopped.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServerError {
+    /// The config cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The config is wrong.
+    #[error("{}: {why}", path.display())]
+    Config {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// The data folder cannot be made.
+    #[error("cannot create {}: {source}", path.display())]
+    Data {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The database cannot be opened or migrated.
+    #[error("database {url}: {why}")]
+    Database {
+        /// Its URL.
+        url: String,
+        /// What went wrong.
+        why: String,
+    },
+    /// The address cannot be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Serving failed.
+    #[error("serving failed: {0}")]
+    Serve(#[source] std::io::Error),
+}
+
+/// An API call's refusal or failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// One line.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error with `status` and `message`.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// 400.
+    pub fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 500, for a failure of the server's own (its database, its disk): logged, not shown.
+    pub fn internal(what: impl std::fmt::Display) -> ApiError {
+        eprintln!("quads serve: {what}");
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the server failed; the host's log says why",
+        )
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.message });
+        (self.status, axum::Json(body)).into_response()
+    }
+}

@@ -1,0 +1,64 @@
+//! `quads serve`: a competition on the web. Entrants sign up with an invite and upload their
+//! bots (a folder as .tar.gz or .zip, or one file with its bot.toml); every upload is a new
+//! version, unpacked under the server's checks, its manifest read as `quads tournament` reads
+//! an entrant's, and stored content-addressed. Next: the pipeline (build, check, placement),
+//! the ladder, the pages, the workers (issue 27).
+//!
+//! The front end (`quads serve`, `quads submit`) is the CLI; this crate prints nothing.
+
+pub mod config;
+mod error;
+mod http;
+pub mod pack;
+mod secret;
+mod store;
+pub mod unpack;
+
+pub use config::{Limits, ServerConfig, Signup};
+pub use error::{ApiError, ServerError};
+
+use std::net::SocketAddr;
+
+/// Opens the database (creating and migrating it), binds the address, calls `ready` with the
+/// address bound, and serves until SIGINT or SIGTERM.
+pub async fn serve(
+    config: ServerConfig,
+    ready: impl FnOnce(SocketAddr),
+) -> Result<(), ServerError> {
+    for dir in [config.blobs(), config.staging()] {
+        std::fs::create_dir_all(&dir).map_err(|source| ServerError::Data { path: dir, source })?;
+    }
+    let store = store::Store::open(&config.database).await?;
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|source| ServerError::Bind {
+            addr: config.listen,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(|source| ServerError::Bind {
+        addr: config.listen,
+        source,
+    })?;
+    ready(addr);
+    let app = http::router(http::App::new(config, store));
+    axum::serve(listener, app)
+        .with_graceful_shutdown(stopped())
+        .await
+        .map_err(ServerError::Serve)
+}
+
+/// SIGINT or SIGTERM.
+async fn stopped() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        }
+        Err(_) => {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
