@@ -17,19 +17,19 @@ sandbox (docs/sandbox.md) when `quads-jail` is found.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import shlex
 import shutil
 import tempfile
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _quads
 from ._bridge import Bridge, LevelAgent, Shared
+from ._folder import Results, SprtResult, Standing, records, rows, standings
 
 Seconds = Union[float, int, str]
 
@@ -96,116 +96,6 @@ def _named(players: Union[Mapping[str, Any], Sequence[Any]]) -> List[Tuple[str, 
         while name in (n for n, _ in out):
             name, k = f"{base}-{k}", k + 1
         out.append((name, p))
-    return out
-
-
-@dataclass
-class Standing:
-    """A bot's line of standings.csv (one variant, or `all`)."""
-
-    variant: str
-    bot: str
-    games: int
-    wins: int
-    draws: int
-    losses: int
-    score: float  # percent
-    elo: float
-    elo_low: float  # the 95% interval
-    elo_high: float
-    forfeits: Dict[str, int]
-
-
-@dataclass
-class Results:
-    """What a match or tournament left: its folder and what it holds."""
-
-    out: Path
-    finished: bool
-    records: List[dict]
-    standings: List[Standing]
-    analysis: List[dict]
-    errors: List[Tuple[str, str]] = field(default_factory=list)
-
-    def standing(self, bot: str, variant: str = "all") -> Standing:
-        for s in self.standings:
-            if s.bot == bot and s.variant == variant:
-                return s
-        raise KeyError(f"no standing for `{bot}` in `{variant}`")
-
-    def judged(self, bot: str, variant: str = "all") -> dict:
-        """The solver's judgement of the bot's moves (analysis.csv's row): `accuracy`,
-        `blunders`, `wins_thrown`, `missed_wins`, ..."""
-        for row in self.analysis:
-            if row["bot"] == bot and row["variant"] == variant:
-                return row
-        raise KeyError(f"no analysis for `{bot}` in `{variant}` (was it analysed?)")
-
-    @property
-    def table(self) -> str:
-        """standings.txt."""
-        return (self.out / "standings.txt").read_text()
-
-    @property
-    def report(self) -> Path:
-        return self.out / "report.html"
-
-
-@dataclass
-class SprtResult:
-    """How an SPRT ended: `decision` is `"H1"` (the candidate is stronger), `"H0"` or
-    `"undecided"` (the pair limit)."""
-
-    decision: str
-    verdict: str
-    out: Path
-    records: List[dict]
-    errors: List[Tuple[str, str]] = field(default_factory=list)
-
-
-def _number(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
-def _rows(path: Path) -> List[dict]:
-    if not path.exists():
-        return []
-    with path.open(newline="") as f:
-        return [{k: _number(v) for k, v in row.items()} for row in csv.DictReader(f)]
-
-
-def _records(path: Path) -> List[dict]:
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-_FIELDS = {"variant", "bot", "games", "wins", "draws", "losses", "score_pct", "elo", "elo_low", "elo_high"}
-
-
-def _standings(path: Path) -> List[Standing]:
-    out = []
-    for row in _rows(path):
-        out.append(
-            Standing(
-                variant=str(row["variant"]),
-                bot=str(row["bot"]),
-                games=row["games"],
-                wins=row["wins"],
-                draws=row["draws"],
-                losses=row["losses"],
-                score=float(row["score_pct"]),
-                elo=float(row["elo"]),
-                elo_low=float(row["elo_low"]),
-                elo_high=float(row["elo_high"]),
-                forfeits={k: v for k, v in row.items() if k not in _FIELDS},
-            )
-        )
     return out
 
 
@@ -358,7 +248,7 @@ def tournament(
         head["anchor"] = {"bot": anchor[0], "elo": anchor[1]}
     finished = ev.run(_quads.play_tournament, ev.config(head), folder, progress, analyze)
     if not finished:
-        done = len(_records(folder / "journal.jsonl"))
+        done = len(records(folder / "journal.jsonl"))
         raise KeyboardInterrupt(
             f"stopped with {done} games in {folder / 'journal.jsonl'}: the same call with "
             f"out={str(folder)!r} resumes it"
@@ -366,9 +256,9 @@ def tournament(
     return Results(
         out=folder,
         finished=finished,
-        records=_records(folder / "games.jsonl"),
-        standings=_standings(folder / "standings.csv"),
-        analysis=_rows(folder / "analysis.csv"),
+        records=records(folder / "games.jsonl"),
+        standings=standings(folder / "standings.csv"),
+        analysis=rows(folder / "analysis.csv"),
         errors=ev.bridge.errors,
     )
 
@@ -438,7 +328,7 @@ def sprt(
         decision=decision,
         verdict=verdict,
         out=folder,
-        records=_records(folder / "journal.jsonl"),
+        records=records(folder / "journal.jsonl"),
         errors=ev.bridge.errors,
     )
 

@@ -4,6 +4,8 @@
 
 mod actions;
 mod arena;
+mod canonical;
+mod games;
 mod halfmove;
 mod levels;
 mod planes;
@@ -94,10 +96,10 @@ fn _quads(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<levels::Level>()?;
     m.add_class::<symmetry::Symmetry>()?;
     m.add_class::<vector::VectorEnv>()?;
-    m.add_function(wrap_pyfunction!(symmetry::symmetries, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical::symmetries, m)?)?;
     m.add_function(wrap_pyfunction!(arena::play_tournament, m)?)?;
     m.add_function(wrap_pyfunction!(arena::play_sprt, m)?)?;
-    m.add_function(wrap_pyfunction!(symmetry::canonical, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical::canonical, m)?)?;
     m.add("WIN", quads_bots::solver::WIN)?;
     m.add("PLANES", planes::PLANES)?;
     m.add("NUM_ACTIONS", actions::NUM_ACTIONS)?;

@@ -1,4 +1,5 @@
-//! The symmetries of a variant, for data augmentation, and a state's canonical form.
+//! The symmetries of a variant, for data augmentation (the Python functions over them are in
+//! `canonical.rs`).
 //!
 //! A symmetry is a board automorphism (a permutation of the squares that maps the winning
 //! shapes onto themselves: 8 in Quads, 32 in classic Quarto; the bots crate's list) together
@@ -11,7 +12,6 @@ use pyo3::prelude::*;
 use quads_rules::{Board, Piece, Position, Rules, Square};
 
 use crate::actions::GIVE;
-use crate::state::State;
 
 /// One symmetry: square `i` goes to `squares[i]`, piece `j` to `pieces[j]`.
 #[pyclass(module = "quads", name = "Symmetry", frozen, get_all, eq)]
@@ -114,7 +114,7 @@ pub fn image(
 
 /// What orders images: the pieces square by square (0 for empty, else 1 + index), then the
 /// hand and the pending square the same way.
-type Key = ([u8; 16], u8, u8);
+pub type Key = ([u8; 16], u8, u8);
 
 /// The key of an image.
 pub fn key(pos: &Position, pending: Option<Square>) -> Key {
@@ -127,27 +127,4 @@ pub fn key(pos: &Position, pending: Option<Square>) -> Key {
         pos.hand().map_or(0, |p| p.index() as u8 + 1),
         pending.map_or(0, |s| s.index() as u8 + 1),
     )
-}
-
-/// Every symmetry of a variant (`quads.symmetries("classic")`), the identity first.
-#[pyfunction]
-pub fn symmetries(rules: &Bound<'_, PyAny>) -> PyResult<Vec<Symmetry>> {
-    Ok(all(&crate::state::rules_of(rules)?))
-}
-
-/// The canonical form of `state` (its least image) and the symmetry that takes it there.
-#[pyfunction]
-pub fn canonical(state: &State) -> (State, Symmetry) {
-    let rules = state.rules_value();
-    let (pos, pending) = (state.pos(), state.pending_square());
-    let mut best: Option<(Key, Symmetry, Position, Option<Square>)> = None;
-    for sym in all(&rules) {
-        let (p, s) = image(&sym, &pos, pending);
-        let k = key(&p, s);
-        if best.as_ref().map_or(true, |(b, ..)| k < *b) {
-            best = Some((k, sym, p, s));
-        }
-    }
-    let (_, sym, p, s) = best.expect("the identity");
-    (State::from_parts(rules, p, s), sym)
 }
