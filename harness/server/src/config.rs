@@ -7,6 +7,8 @@
 //! database = "sqlite://out/server/quads.db"   # default: data/quads.db
 //! admin_token = "…"                    # the host's token (keep the file private)
 //! signup = "invite"                    # or "open": anyone may sign up
+//! variants = ["quads", "classic"]      # what an upload is checked under (default: quads)
+//! movetime = "1s"                      # the event's limit per move (the check uses it)
 //! [limits]
 //! upload_bytes = 8388608               # the largest upload (8 MiB)
 //! unpacked_bytes = 67108864            # what it may unpack to (64 MiB)
@@ -61,6 +63,8 @@ struct File {
     database: Option<String>,
     admin_token: String,
     signup: Option<Signup>,
+    variants: Option<Vec<String>>,
+    movetime: Option<String>,
     #[serde(default)]
     limits: Limits,
 }
@@ -82,6 +86,10 @@ pub struct ServerConfig {
     pub signup: Signup,
     /// The bounds of an upload.
     pub limits: Limits,
+    /// The event's variants.
+    pub variants: Vec<quads_rules::Rules>,
+    /// The event's limit per move, as written (`1s`).
+    pub movetime: String,
 }
 
 /// The default address.
@@ -127,7 +135,27 @@ impl ServerConfig {
                 "database `{database}`: only sqlite: URLs for now (PostgreSQL is next)"
             )));
         }
+        let variants = file
+            .variants
+            .unwrap_or_else(|| vec!["quads".to_owned()])
+            .iter()
+            .map(|v| v.parse().map_err(|e| bad(format!("variant `{v}`: {e}"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        if variants.is_empty() {
+            return Err(bad("variants must name one variant or more".to_owned()));
+        }
+        let movetime = file.movetime.unwrap_or_else(|| "1s".to_owned());
+        match quads_referee::parse_duration(&movetime) {
+            Ok(d) if !d.is_zero() => {}
+            _ => {
+                return Err(bad(format!(
+                    "movetime `{movetime}` is not a duration such as 1s or 200ms"
+                )))
+            }
+        }
         Ok(ServerConfig {
+            variants,
+            movetime,
             name: file.name,
             listen,
             data: file.data,
@@ -146,5 +174,60 @@ impl ServerConfig {
     /// Where uploads are unpacked and checked.
     pub fn staging(&self) -> PathBuf {
         self.data.join("staging")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<ServerConfig, String> {
+        ServerConfig::parse(text, Path::new("s.toml")).map_err(|e| e.to_string())
+    }
+
+    const BASE: &str = "name = \"cup\"\ndata = \"d\"\nadmin_token = \"0123456789abcdef\"\n";
+
+    #[test]
+    fn defaults_and_every_refusal_in_one_line() {
+        let c = parse(BASE).unwrap();
+        assert_eq!(c.listen.to_string(), LISTEN);
+        assert_eq!(c.database, "sqlite://d/quads.db");
+        assert_eq!((c.signup, c.movetime.as_str()), (Signup::Invite, "1s"));
+        assert_eq!(c.variants, vec![quads_rules::Rules::QUADS]);
+        assert_eq!(c.limits, Limits::default());
+        let bad = [
+            (
+                "admin_token = \"short\"",
+                "s.toml: admin_token must have 16 characters or more",
+            ),
+            (
+                "listen = \"here\"",
+                "s.toml: listen `here` is not an address such as 127.0.0.1:8080",
+            ),
+            ("variants = [\"quadz\"]", "s.toml: variant `quadz`: "),
+            (
+                "variants = []",
+                "s.toml: variants must name one variant or more",
+            ),
+            (
+                "movetime = \"0s\"",
+                "s.toml: movetime `0s` is not a duration such as 1s or 200ms",
+            ),
+            (
+                "database = \"postgres://x\"",
+                "s.toml: database `postgres://x`: only sqlite: URLs for now",
+            ),
+            ("colour = 1", "s.toml: unknown field `colour`"),
+        ];
+        for (line, want) in bad {
+            let text = if line.starts_with("admin_token") {
+                format!("name = \"cup\"\ndata = \"d\"\n{line}\n")
+            } else {
+                format!("{BASE}{line}\n")
+            };
+            let got = parse(&text).unwrap_err();
+            assert!(got.starts_with(want), "{line}: {got}");
+            assert!(!got.contains('\n'), "{line}: {got}");
+        }
     }
 }

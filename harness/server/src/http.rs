@@ -6,7 +6,8 @@
 //! | `POST /api/entrants` `{"name", "invite"}` | anyone with an invite (or anyone, `signup = "open"`) | an entrant and its API token |
 //! | `GET /api/me` | an entrant | its name and versions |
 //! | `POST /api/versions` (multipart: `archive`, or `file` and `manifest`) | an entrant | a new version |
-//! | `GET /api/versions/{n}` | its entrant | the version |
+//! | `GET /api/versions/{n}[?wait=S[&from=STATUS]]` | its entrant | the version (with `wait`, once its check is done, or its status is no longer `from`, or after S seconds) |
+//! | `GET /api/versions/{n}/report` | its entrant | its check's report and build log |
 //! | `GET /api/versions/{n}/download` | its entrant | its files, as the server keeps them (.tar.gz) |
 //!
 //! Tokens go in `Authorization: Bearer TOKEN`.
@@ -23,6 +24,7 @@ use quads_tournament::entrants::{read_entrants, Listed, MANIFEST};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::pipeline::{self, Signals};
 use crate::secret::{hash, new_secret, same};
 use crate::store::{Entrant, Store};
 use crate::unpack::{one_file, unpack, UnpackError};
@@ -35,11 +37,16 @@ pub struct App(Arc<Inner>);
 struct Inner {
     config: ServerConfig,
     store: Store,
+    signals: Arc<Signals>,
 }
 
 impl App {
-    pub fn new(config: ServerConfig, store: Store) -> App {
-        App(Arc::new(Inner { config, store }))
+    pub fn new(config: ServerConfig, store: Store, signals: Arc<Signals>) -> App {
+        App(Arc::new(Inner {
+            config,
+            store,
+            signals,
+        }))
     }
 }
 
@@ -55,6 +62,7 @@ pub fn router(app: App) -> Router {
         .route("/api/versions", post(upload))
         .route("/api/versions/{n}", get(version))
         .route("/api/versions/{n}/download", get(download))
+        .route("/api/versions/{n}/report", get(report))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page") })
         .layer(DefaultBodyLimit::max(limit))
         .with_state(app)
@@ -160,7 +168,48 @@ async fn me(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiE
     Ok(Json(json!({ "name": who.name, "versions": versions })).into_response())
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Wait {
+    /// Seconds to wait for the check to be done (or, with `from`, for the status to leave it).
+    wait: Option<u64>,
+    from: Option<String>,
+}
+
+/// The most a `wait` may ask for, in seconds.
+const MAX_WAIT: u64 = 120;
+
 async fn version(
+    State(app): State<App>,
+    headers: HeaderMap,
+    UrlPath(n): UrlPath<i64>,
+    query: Result<axum::extract::Query<Wait>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let who = entrant(&app, &headers).await?;
+    let query = query.map_err(|e| ApiError::bad(e.body_text()))?;
+    let wait = query.wait.unwrap_or(0);
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(wait.min(MAX_WAIT));
+    let mut changed = app.0.signals.changed.subscribe();
+    loop {
+        let v = app
+            .0
+            .store
+            .version(who.id, n)
+            .await?
+            .ok_or_else(no_version)?;
+        let pending = match &query.from {
+            Some(from) => v.status == *from,
+            None => matches!(v.status.as_str(), "queued" | "checking"),
+        };
+        if !pending || tokio::time::Instant::now() >= deadline {
+            return Ok(Json(v).into_response());
+        }
+        // A status changed somewhere, or time is up: look again.
+        let _ = tokio::time::timeout_at(deadline, changed.changed()).await;
+    }
+}
+
+async fn report(
     State(app): State<App>,
     headers: HeaderMap,
     UrlPath(n): UrlPath<i64>,
@@ -172,7 +221,26 @@ async fn version(
         .version(who.id, n)
         .await?
         .ok_or_else(no_version)?;
-    Ok(Json(v).into_response())
+    let job = app
+        .0
+        .store
+        .job_of(who.id, n)
+        .await?
+        .ok_or_else(no_version)?;
+    let dir = pipeline::folder(&app.0.config, job);
+    let read = |p: PathBuf| {
+        std::fs::read_to_string(p)
+            .ok()
+            .map(|t| t.replace(&format!("{}/", dir.display()), ""))
+    };
+    let body = json!({
+        "version": v.version,
+        "status": v.status,
+        "reason": v.reason,
+        "report": read(dir.join("out").join(quads_record::files::ENTRANTS_MD)),
+        "build_log": read(quads_tournament::build_log(&dir.join("out"), &who.name)),
+    });
+    Ok(Json(body).into_response())
 }
 
 fn no_version() -> ApiError {
@@ -298,14 +366,15 @@ async fn upload(
     let number = app
         .0
         .store
-        .add_version(who.id, &digest, files as i64, bytes as i64, "uploaded")
+        .add_version(who.id, &digest, files as i64, bytes as i64)
         .await?;
+    app.0.signals.queued.notify_one();
     let body = json!({
         "version": number,
         "digest": digest,
         "files": files,
         "bytes": bytes,
-        "status": "uploaded",
+        "status": "queued",
     });
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }

@@ -1,8 +1,8 @@
 //! `quads serve`: a competition on the web. Entrants sign up with an invite and upload their
 //! bots (a folder as .tar.gz or .zip, or one file with its bot.toml); every upload is a new
 //! version, unpacked under the server's checks, its manifest read as `quads tournament` reads
-//! an entrant's, and stored content-addressed. Next: the pipeline (build, check, placement),
-//! the ladder, the pages, the workers (issue 27).
+//! an entrant's, stored content-addressed, then built in the sandbox and put through `quads
+//! check` by the pipeline. Next: placement games, the ladder, the pages, the workers (issue 27).
 //!
 //! The front end (`quads serve`, `quads submit`) is the CLI; this crate prints nothing.
 
@@ -10,6 +10,7 @@ pub mod config;
 mod error;
 mod http;
 pub mod pack;
+mod pipeline;
 mod secret;
 mod store;
 pub mod unpack;
@@ -29,6 +30,10 @@ pub async fn serve(
         std::fs::create_dir_all(&dir).map_err(|source| ServerError::Data { path: dir, source })?;
     }
     let store = store::Store::open(&config.database).await?;
+    store.recover().await.map_err(|e| ServerError::Database {
+        url: config.database.clone(),
+        why: e.message,
+    })?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|source| ServerError::Bind {
@@ -40,7 +45,14 @@ pub async fn serve(
         source,
     })?;
     ready(addr);
-    let app = http::router(http::App::new(config, store));
+    let signals = std::sync::Arc::new(pipeline::Signals::default());
+    signals.queued.notify_one(); // jobs queued before a stop
+    tokio::spawn(pipeline::run(
+        config.clone(),
+        store.clone(),
+        signals.clone(),
+    ));
+    let app = http::router(http::App::new(config, store, signals));
     axum::serve(listener, app)
         .with_graceful_shutdown(stopped())
         .await

@@ -1,4 +1,5 @@
-//! The database: entrants, their tokens, invites and versions, behind typed calls. SQLite
+//! The database: entrants, their tokens, invites, versions and the pipeline's jobs, behind
+//! typed calls. SQLite
 //! here (one file, WAL, foreign keys on); the schema is `migrations/`, embedded and applied
 //! at start.
 
@@ -29,8 +30,19 @@ pub struct Version {
     pub digest: String,
     pub files: i64,
     pub bytes: i64,
-    /// `uploaded` (next: built, checked, placed, active, failed).
+    /// `queued`, `checking`, then `admitted` (built and through `quads check`) or `failed`.
     pub status: String,
+    /// The check's summary, or why it failed (one line).
+    pub reason: String,
+}
+
+/// A job of the pipeline, claimed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub id: i64,
+    pub entrant: String,
+    pub version: i64,
+    pub digest: String,
 }
 
 #[derive(Clone)]
@@ -135,37 +147,143 @@ impl Store {
         }))
     }
 
-    /// Records a new version of the entrant's: its number.
+    /// Records a new version of the entrant's, queued for the pipeline: its number.
     pub async fn add_version(
         &self,
         entrant: i64,
         digest: &str,
         files: i64,
         bytes: i64,
-        status: &str,
     ) -> Result<i64, ApiError> {
+        let mut tx = self.pool.begin().await.map_err(db)?;
         // One statement: SQLite runs writes one at a time, so two uploads at once get two
         // numbers.
         let row = sqlx::query(
             "INSERT INTO versions (entrant_id, number, digest, files, bytes, status) \
-             SELECT ?1, COALESCE(MAX(number), 0) + 1, ?2, ?3, ?4, ?5 FROM versions WHERE entrant_id = ?1 \
-             RETURNING number",
+             SELECT ?1, COALESCE(MAX(number), 0) + 1, ?2, ?3, ?4, 'queued' FROM versions WHERE entrant_id = ?1 \
+             RETURNING id, number",
         )
         .bind(entrant)
         .bind(digest)
         .bind(files)
         .bind(bytes)
-        .bind(status)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *tx)
         .await
         .map_err(db)?;
-        Ok(row.get(0))
+        let (id, number): (i64, i64) = (row.get(0), row.get(1));
+        sqlx::query("INSERT INTO jobs (version_id) VALUES (?)")
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+        tx.commit().await.map_err(db)?;
+        Ok(number)
+    }
+
+    /// Claims the oldest queued job, marking it and its version as running.
+    pub async fn claim(&self) -> Result<Option<Job>, ApiError> {
+        let mut tx = self.pool.begin().await.map_err(db)?;
+        let row = sqlx::query(
+            "UPDATE jobs SET state = 'running', attempts = attempts + 1 \
+             WHERE id = (SELECT id FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1) \
+             RETURNING id, version_id",
+        )
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(db)?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let (id, version): (i64, i64) = (row.get(0), row.get(1));
+        sqlx::query("UPDATE versions SET status = 'checking' WHERE id = ?")
+            .bind(version)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+        let row = sqlx::query(
+            "SELECT e.name, v.number, v.digest FROM versions v JOIN entrants e ON e.id = v.entrant_id WHERE v.id = ?",
+        )
+        .bind(version)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(db)?;
+        tx.commit().await.map_err(db)?;
+        Ok(Some(Job {
+            id,
+            entrant: row.get(0),
+            version: row.get(1),
+            digest: row.get(2),
+        }))
+    }
+
+    /// Ends a job with its version's verdict.
+    pub async fn finish(&self, job: i64, status: &str, reason: &str) -> Result<(), ApiError> {
+        let mut tx = self.pool.begin().await.map_err(db)?;
+        sqlx::query("UPDATE jobs SET state = 'done' WHERE id = ?")
+            .bind(job)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+        sqlx::query(
+            "UPDATE versions SET status = ?, reason = ? WHERE id = (SELECT version_id FROM jobs WHERE id = ?)",
+        )
+        .bind(status)
+        .bind(reason)
+        .bind(job)
+        .execute(&mut *tx)
+        .await
+        .map_err(db)?;
+        tx.commit().await.map_err(db)
+    }
+
+    /// At start: jobs a stop cut off run again, once; a second cut fails the version.
+    pub async fn recover(&self) -> Result<(), ApiError> {
+        let cut = sqlx::query("SELECT id, attempts FROM jobs WHERE state = 'running'")
+            .fetch_all(&self.pool)
+            .await
+            .map_err(db)?;
+        for row in cut {
+            let (id, attempts): (i64, i64) = (row.get(0), row.get(1));
+            if attempts < 2 {
+                sqlx::query("UPDATE jobs SET state = 'queued' WHERE id = ?")
+                    .bind(id)
+                    .execute(&self.pool)
+                    .await
+                    .map_err(db)?;
+                sqlx::query("UPDATE versions SET status = 'queued' WHERE id = (SELECT version_id FROM jobs WHERE id = ?)")
+                    .bind(id)
+                    .execute(&self.pool)
+                    .await
+                    .map_err(db)?;
+            } else {
+                self.finish(
+                    id,
+                    "failed",
+                    "the server stopped twice while checking this version: upload it again",
+                )
+                .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The job of one of the entrant's versions.
+    pub async fn job_of(&self, entrant: i64, number: i64) -> Result<Option<i64>, ApiError> {
+        let row = sqlx::query(
+            "SELECT j.id FROM jobs j JOIN versions v ON v.id = j.version_id WHERE v.entrant_id = ? AND v.number = ? ORDER BY j.id DESC LIMIT 1",
+        )
+        .bind(entrant)
+        .bind(number)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(row.map(|r| r.get(0)))
     }
 
     /// The entrant's versions, oldest first.
     pub async fn versions(&self, entrant: i64) -> Result<Vec<Version>, ApiError> {
         let rows = sqlx::query(
-            "SELECT number, digest, files, bytes, status FROM versions WHERE entrant_id = ? ORDER BY number",
+            "SELECT number, digest, files, bytes, status, reason FROM versions WHERE entrant_id = ? ORDER BY number",
         )
         .bind(entrant)
         .fetch_all(&self.pool)
@@ -177,7 +295,7 @@ impl Store {
     /// One of the entrant's versions.
     pub async fn version(&self, entrant: i64, number: i64) -> Result<Option<Version>, ApiError> {
         let row = sqlx::query(
-            "SELECT number, digest, files, bytes, status FROM versions WHERE entrant_id = ? AND number = ?",
+            "SELECT number, digest, files, bytes, status, reason FROM versions WHERE entrant_id = ? AND number = ?",
         )
         .bind(entrant)
         .bind(number)
@@ -195,5 +313,6 @@ fn version_of(r: &sqlx::sqlite::SqliteRow) -> Version {
         files: r.get(2),
         bytes: r.get(3),
         status: r.get(4),
+        reason: r.get(5),
     }
 }

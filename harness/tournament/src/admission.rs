@@ -505,6 +505,6 @@ fn tail(log: &Path, n: usize) -> String {
 }
 
 /// Where an entrant's build writes its output.
-fn build_log(out: &Path, name: &str) -> PathBuf {
+pub fn build_log(out: &Path, name: &str) -> PathBuf {
     out.join("entrants").join(format!("{name}.build.log"))
 }

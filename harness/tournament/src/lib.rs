@@ -13,12 +13,13 @@ mod run;
 mod schedule;
 mod shard;
 
-pub use admission::{admit, Admission};
+pub use admission::{admit, build_log, Admission};
 pub use config::{
     check_sprt, command, cores, parse_config, read_bots_file, read_config, ConfigError, Format,
     Openings, Overrides, SprtSettings, Tournament,
 };
 pub use entrants::EntrantsError;
+pub use entrants_report::{read as read_verdicts, Saved};
 pub use merge::{merge, MergeError, Merged, ShardDir};
 pub use run::{journal_records, read_journal, run, run_watched, Progress, RunError, Step};
 pub use schedule::{pairings, random_opening, schedule, Scheduled};

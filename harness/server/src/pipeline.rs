@@ -1,0 +1,122 @@
+//! The pipeline: every version, one at a time, is unpacked from its pack, built in the
+//! sandbox and put through `quads check` under the event's variants, by the same admission
+//! `quads tournament` gives its entrants; its verdict (`admitted`, or `failed` with the
+//! reason) goes on the version, and the admission's report (entrants.md, the build log) stays
+//! in the job's folder for its owner. Next: placement games, then the ladder.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use quads_record::files::ENTRANTS_JSON;
+use tokio::sync::Notify;
+
+use crate::store::{Job, Store};
+use crate::ServerConfig;
+
+/// What wakes the pipeline (a new upload) and what it tells of a verdict (waiters).
+#[derive(Default)]
+pub struct Signals {
+    /// A job was queued.
+    pub queued: Notify,
+    /// A version's status changed.
+    pub changed: tokio::sync::watch::Sender<u64>,
+}
+
+/// The job's folder: `DATA/jobs/ID`.
+pub fn folder(config: &ServerConfig, job: i64) -> PathBuf {
+    config.data.join("jobs").join(job.to_string())
+}
+
+/// Runs jobs as they come, until the server stops.
+pub async fn run(config: ServerConfig, store: Store, signals: Arc<Signals>) {
+    loop {
+        match store.claim().await {
+            Ok(Some(job)) => {
+                signals.changed.send_modify(|n| *n += 1);
+                let (status, reason) = check(&config, &job).await;
+                if let Err(e) = store.finish(job.id, status, &reason).await {
+                    eprintln!("quads serve: job {}: {}", job.id, e.message);
+                }
+                signals.changed.send_modify(|n| *n += 1);
+            }
+            Ok(None) => signals.queued.notified().await,
+            Err(e) => {
+                eprintln!(
+                    "quads serve: the pipeline cannot claim a job: {}",
+                    e.message
+                );
+                signals.queued.notified().await;
+            }
+        }
+    }
+}
+
+/// Builds and checks one version: (`admitted` or `failed`, the reason in one line).
+async fn check(config: &ServerConfig, job: &Job) -> (&'static str, String) {
+    let dir = folder(config, job.id);
+    let config = config.clone();
+    let job = job.clone();
+    let done = tokio::task::spawn_blocking(move || admit(&config, &job, &dir)).await;
+    match done {
+        Ok(Ok((true, reason))) => ("admitted", reason),
+        Ok(Ok((false, reason))) => ("failed", reason),
+        Ok(Err(why)) => {
+            eprintln!("quads serve: {why}");
+            (
+                "failed",
+                format!("the server could not check this version: {why}"),
+            )
+        }
+        Err(e) => ("failed", format!("the check stopped: {e}")),
+    }
+}
+
+/// The admission of one entrant, in a runtime of its own: (admitted, reason).
+fn admit(config: &ServerConfig, job: &Job, dir: &Path) -> Result<(bool, String), String> {
+    let _ = std::fs::remove_dir_all(dir);
+    let entrants = dir.join("entrants");
+    let own = entrants.join(&job.entrant);
+    std::fs::create_dir_all(&own).map_err(|e| format!("{}: {e}", own.display()))?;
+    let pack = config.blobs().join(format!("{}.tar.gz", job.digest));
+    let bytes = std::fs::read(&pack).map_err(|e| format!("{}: {e}", pack.display()))?;
+    crate::unpack::unpack(&bytes, &own, &config.limits).map_err(|e| e.to_string())?;
+    let out = dir.join("out");
+    let text = event(config, &entrants, &out);
+    let source = dir.join("event.toml");
+    std::fs::write(&source, &text).map_err(|e| format!("{}: {e}", source.display()))?;
+    let t = quads_tournament::parse_config(&text, &source, &Default::default())
+        .map_err(|e| e.to_string())?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    runtime
+        .block_on(quads_tournament::admit(&t, &entrants, |_| {}))
+        .map_err(|e| e.to_string())?;
+    let saved =
+        quads_tournament::read_verdicts(&out.join(ENTRANTS_JSON)).map_err(|e| e.to_string())?;
+    let verdict = saved
+        .into_iter()
+        .find(|s| s.name == job.entrant)
+        .ok_or_else(|| format!("{ENTRANTS_JSON} does not name {}", job.entrant))?;
+    let shown = verdict.reason.replace(&format!("{}/", dir.display()), "");
+    Ok((verdict.admitted, shown))
+}
+
+/// The event as a tournament config (docs/tournaments.md), its entrants folder the job's.
+fn event(config: &ServerConfig, entrants: &Path, out: &Path) -> String {
+    let quote = |s: &str| serde_json::to_string(s).expect("a string");
+    let variants: Vec<String> = config
+        .variants
+        .iter()
+        .map(|v| quote(&v.to_string()))
+        .collect();
+    format!(
+        "name = {}\nseed = 1\nout = {}\nentrants = {}\nvariants = [{}]\ntime = {{ movetime = {} }}\n",
+        quote(&config.name),
+        quote(&out.display().to_string()),
+        quote(&entrants.display().to_string()),
+        variants.join(", "),
+        quote(&config.movetime),
+    )
+}
