@@ -8,6 +8,7 @@
 //! | `POST /api/versions` (multipart: `archive`, or `file` and `manifest`) | an entrant | a new version |
 //! | `GET /api/versions/{n}[?wait=S[&from=STATUS]]` | its entrant | the version (with `wait`, once its check is done, or its status is no longer `from`, or after S seconds) |
 //! | `GET /api/versions/{n}/report` | its entrant | its check's report and build log |
+//! | `GET /api/leaderboard[?games=N&each=E&wait=S]` | anyone | the ratings with their intervals (with `wait`, once N games are played and every active entrant has played E, or after S seconds) |
 //! | `GET /api/versions/{n}/download` | its entrant | its files, as the server keeps them (.tar.gz) |
 //!
 //! Tokens go in `Authorization: Bearer TOKEN`.
@@ -63,6 +64,7 @@ pub fn router(app: App) -> Router {
         .route("/api/versions/{n}", get(version))
         .route("/api/versions/{n}/download", get(download))
         .route("/api/versions/{n}/report", get(report))
+        .route("/api/leaderboard", get(leaderboard))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page") })
         .layer(DefaultBodyLimit::max(limit))
         .with_state(app)
@@ -205,6 +207,41 @@ async fn version(
             return Ok(Json(v).into_response());
         }
         // A status changed somewhere, or time is up: look again.
+        let _ = tokio::time::timeout_at(deadline, changed.changed()).await;
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Board {
+    /// With `wait`: until this many games are played in all,
+    games: Option<usize>,
+    /// and every active entrant has played this many.
+    each: Option<u64>,
+    wait: Option<u64>,
+}
+
+async fn leaderboard(
+    State(app): State<App>,
+    query: Result<axum::extract::Query<Board>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let query = query.map_err(|e| ApiError::bad(e.body_text()))?;
+    let wait = std::time::Duration::from_secs(query.wait.unwrap_or(0).min(MAX_WAIT));
+    let deadline = tokio::time::Instant::now() + wait;
+    let mut changed = app.0.signals.changed.subscribe();
+    loop {
+        let board = crate::ladder::leaderboard(&app.0.config, &app.0.store).await?;
+        let rows = board["rows"].as_array().map_or(&[][..], Vec::as_slice);
+        let each = query.each.unwrap_or(0);
+        let everyone = rows.len() as u64 >= board["active"].as_u64().unwrap_or(0)
+            && rows
+                .iter()
+                .all(|r| r["games"].as_u64().unwrap_or(0) >= each);
+        let enough = board["games"].as_u64().unwrap_or(0) as usize >= query.games.unwrap_or(0)
+            && (each == 0 || everyone);
+        if enough || tokio::time::Instant::now() >= deadline {
+            return Ok(Json(board).into_response());
+        }
         let _ = tokio::time::timeout_at(deadline, changed.changed()).await;
     }
 }

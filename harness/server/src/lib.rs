@@ -2,13 +2,15 @@
 //! bots (a folder as .tar.gz or .zip, or one file with its bot.toml); every upload is a new
 //! version, unpacked under the server's checks, its manifest read as `quads tournament` reads
 //! an entrant's, stored content-addressed, then built in the sandbox and put through `quads
-//! check` by the pipeline. Next: placement games, the ladder, the pages, the workers (issue 27).
+//! check` by the pipeline, then played on a ladder that always has a match running, rated with
+//! intervals. Next: the pages, the admin actions, the workers (issue 27).
 //!
 //! The front end (`quads serve`, `quads submit`) is the CLI; this crate prints nothing.
 
 pub mod config;
 mod error;
 mod http;
+mod ladder;
 pub mod pack;
 mod pipeline;
 mod secret;
@@ -30,10 +32,13 @@ pub async fn serve(
         std::fs::create_dir_all(&dir).map_err(|source| ServerError::Data { path: dir, source })?;
     }
     let store = store::Store::open(&config.database).await?;
-    store.recover().await.map_err(|e| ServerError::Database {
+    let database = |e: ApiError| ServerError::Database {
         url: config.database.clone(),
         why: e.message,
-    })?;
+    };
+    store.recover().await.map_err(database)?;
+    // The active versions' built copies went with the last run: build and check them again.
+    store.requeue_actives().await.map_err(database)?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|source| ServerError::Bind {
@@ -47,9 +52,17 @@ pub async fn serve(
     ready(addr);
     let signals = std::sync::Arc::new(pipeline::Signals::default());
     signals.queued.notify_one(); // jobs queued before a stop
+    let bench = std::sync::Arc::new(ladder::Bench::default());
     tokio::spawn(pipeline::run(
         config.clone(),
         store.clone(),
+        bench.clone(),
+        signals.clone(),
+    ));
+    tokio::spawn(ladder::run(
+        config.clone(),
+        store.clone(),
+        bench,
         signals.clone(),
     ));
     let app = http::router(http::App::new(config, store, signals));

@@ -2,7 +2,8 @@
 //! sandbox and put through `quads check` under the event's variants, by the same admission
 //! `quads tournament` gives its entrants; its verdict (`admitted`, or `failed` with the
 //! reason) goes on the version, and the admission's report (entrants.md, the build log) stays
-//! in the job's folder for its owner. Next: placement games, then the ladder.
+//! in the job's folder for its owner. An admitted version's built copy stays on the ladder's
+//! bench while the server runs (a restart builds and checks the active versions again).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -10,6 +11,7 @@ use std::sync::Arc;
 use quads_record::files::ENTRANTS_JSON;
 use tokio::sync::Notify;
 
+use crate::ladder::{Bench, Ready};
 use crate::store::{Job, Store};
 use crate::ServerConfig;
 
@@ -18,8 +20,10 @@ use crate::ServerConfig;
 pub struct Signals {
     /// A job was queued.
     pub queued: Notify,
-    /// A version's status changed.
+    /// A version's status changed, or games were played.
     pub changed: tokio::sync::watch::Sender<u64>,
+    /// A version became ready to play.
+    pub ready: Notify,
 }
 
 /// The job's folder: `DATA/jobs/ID`.
@@ -27,14 +31,21 @@ pub fn folder(config: &ServerConfig, job: i64) -> PathBuf {
     config.data.join("jobs").join(job.to_string())
 }
 
-/// Runs jobs as they come, until the server stops.
-pub async fn run(config: ServerConfig, store: Store, signals: Arc<Signals>) {
+/// Runs jobs as they come, until the server stops; an admitted version goes on the bench
+/// and becomes its entrant's active one.
+pub async fn run(config: ServerConfig, store: Store, bench: Arc<Bench>, signals: Arc<Signals>) {
     loop {
         match store.claim().await {
             Ok(Some(job)) => {
                 signals.changed.send_modify(|n| *n += 1);
-                let (status, reason) = check(&config, &job).await;
-                if let Err(e) = store.finish(job.id, status, &reason).await {
+                let (status, reason, ready) = check(&config, &job).await;
+                let mut done = store.finish(job.id, status, &reason).await;
+                if let (Some(ready), true) = (ready, done.is_ok()) {
+                    bench.put(job.version_id, ready);
+                    done = store.activate(job.version_id).await;
+                    signals.ready.notify_one();
+                }
+                if let Err(e) = done {
                     eprintln!("quads serve: job {}: {}", job.id, e.message);
                 }
                 signals.changed.send_modify(|n| *n += 1);
@@ -51,28 +62,27 @@ pub async fn run(config: ServerConfig, store: Store, signals: Arc<Signals>) {
     }
 }
 
-/// Builds and checks one version: (`admitted` or `failed`, the reason in one line).
-async fn check(config: &ServerConfig, job: &Job) -> (&'static str, String) {
+/// Builds and checks one version: (`admitted` or `failed`, the reason in one line, the
+/// built bot when admitted).
+async fn check(config: &ServerConfig, job: &Job) -> (&'static str, String, Option<Ready>) {
     let dir = folder(config, job.id);
     let config = config.clone();
     let job = job.clone();
     let done = tokio::task::spawn_blocking(move || admit(&config, &job, &dir)).await;
     match done {
-        Ok(Ok((true, reason))) => ("admitted", reason),
-        Ok(Ok((false, reason))) => ("failed", reason),
+        Ok(Ok((Some(ready), reason))) => ("admitted", reason, Some(ready)),
+        Ok(Ok((None, reason))) => ("failed", reason, None),
         Ok(Err(why)) => {
             eprintln!("quads serve: {why}");
-            (
-                "failed",
-                format!("the server could not check this version: {why}"),
-            )
+            let why = format!("the server could not check this version: {why}");
+            ("failed", why, None)
         }
-        Err(e) => ("failed", format!("the check stopped: {e}")),
+        Err(e) => ("failed", format!("the check stopped: {e}"), None),
     }
 }
 
-/// The admission of one entrant, in a runtime of its own: (admitted, reason).
-fn admit(config: &ServerConfig, job: &Job, dir: &Path) -> Result<(bool, String), String> {
+/// The admission of one entrant, in a runtime of its own: its bot if admitted, and the reason.
+fn admit(config: &ServerConfig, job: &Job, dir: &Path) -> Result<(Option<Ready>, String), String> {
     let _ = std::fs::remove_dir_all(dir);
     let entrants = dir.join("entrants");
     let own = entrants.join(&job.entrant);
@@ -90,7 +100,7 @@ fn admit(config: &ServerConfig, job: &Job, dir: &Path) -> Result<(bool, String),
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
-    runtime
+    let admission = runtime
         .block_on(quads_tournament::admit(&t, &entrants, |_| {}))
         .map_err(|e| e.to_string())?;
     let saved =
@@ -100,7 +110,15 @@ fn admit(config: &ServerConfig, job: &Job, dir: &Path) -> Result<(bool, String),
         .find(|s| s.name == job.entrant)
         .ok_or_else(|| format!("{ENTRANTS_JSON} does not name {}", job.entrant))?;
     let shown = verdict.reason.replace(&format!("{}/", dir.display()), "");
-    Ok((verdict.admitted, shown))
+    let bot = admission.bots.first().cloned();
+    let ready = match (verdict.admitted, bot) {
+        (true, Some(bot)) => Some(Ready {
+            bot,
+            _copy: admission,
+        }),
+        _ => None,
+    };
+    Ok((ready, shown))
 }
 
 /// The event as a tournament config (docs/tournaments.md), its entrants folder the job's.

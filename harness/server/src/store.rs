@@ -36,10 +36,19 @@ pub struct Version {
     pub reason: String,
 }
 
+/// An entrant's active version, on the ladder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Active {
+    pub entrant: String,
+    pub version: i64,
+}
+
 /// A job of the pipeline, claimed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
     pub id: i64,
+    /// The version's row.
+    pub version_id: i64,
     pub entrant: String,
     pub version: i64,
     pub digest: String,
@@ -210,6 +219,7 @@ impl Store {
         tx.commit().await.map_err(db)?;
         Ok(Some(Job {
             id,
+            version_id: version,
             entrant: row.get(0),
             version: row.get(1),
             digest: row.get(2),
@@ -234,6 +244,93 @@ impl Store {
         .await
         .map_err(db)?;
         tx.commit().await.map_err(db)
+    }
+
+    /// Makes a version its entrant's active one.
+    pub async fn activate(&self, version: i64) -> Result<(), ApiError> {
+        sqlx::query("UPDATE entrants SET active = ?1 WHERE id = (SELECT entrant_id FROM versions WHERE id = ?1)")
+            .bind(version)
+            .execute(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(())
+    }
+
+    /// Every entrant's active version, by entrant.
+    pub async fn actives(&self) -> Result<Vec<Active>, ApiError> {
+        let rows =
+            sqlx::query("SELECT name, active FROM entrants WHERE active IS NOT NULL ORDER BY id")
+                .fetch_all(&self.pool)
+                .await
+                .map_err(db)?;
+        Ok(rows
+            .iter()
+            .map(|r| Active {
+                entrant: r.get(0),
+                version: r.get(1),
+            })
+            .collect())
+    }
+
+    /// Queues a job for every active version (at start: their built copies are gone).
+    pub async fn requeue_actives(&self) -> Result<(), ApiError> {
+        sqlx::query(
+            "INSERT INTO jobs (version_id) SELECT active FROM entrants e WHERE active IS NOT NULL \
+             AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.version_id = e.active AND j.state = 'queued')",
+        )
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(())
+    }
+
+    /// Games played between each pair of versions (lower id first).
+    pub async fn pair_games(&self) -> Result<Vec<((i64, i64), i64)>, ApiError> {
+        let rows = sqlx::query(
+            "SELECT MIN(m.first, m.second), MAX(m.first, m.second), COUNT(g.id) FROM matches m \
+             JOIN games g ON g.match_id = m.id GROUP BY 1, 2",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows
+            .iter()
+            .map(|r| ((r.get(0), r.get(1)), r.get(2)))
+            .collect())
+    }
+
+    /// A new match between two versions: its id.
+    pub async fn add_match(&self, first: i64, second: i64) -> Result<i64, ApiError> {
+        let row = sqlx::query("INSERT INTO matches (first, second) VALUES (?, ?) RETURNING id")
+            .bind(first)
+            .bind(second)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(row.get(0))
+    }
+
+    /// A match's games, in one transaction: all of them or none.
+    pub async fn add_games(&self, match_id: i64, records: &[String]) -> Result<(), ApiError> {
+        let mut tx = self.pool.begin().await.map_err(db)?;
+        for r in records {
+            sqlx::query("INSERT INTO games (match_id, record) VALUES (?, ?)")
+                .bind(match_id)
+                .bind(r)
+                .execute(&mut *tx)
+                .await
+                .map_err(db)?;
+        }
+        tx.commit().await.map_err(db)
+    }
+
+    /// Every game: (match, record as JSON), in the order played.
+    pub async fn games(&self) -> Result<Vec<(i64, String)>, ApiError> {
+        let rows = sqlx::query("SELECT match_id, record FROM games ORDER BY id")
+            .fetch_all(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
     /// At start: jobs a stop cut off run again, once; a second cut fails the version.
