@@ -272,16 +272,24 @@ impl Store {
             .collect())
     }
 
-    /// Queues a job for every active version (at start: their built copies are gone).
+    /// Queues a job for every active version (at start: their built copies are gone), which
+    /// shows as `queued` until it is checked again.
     pub async fn requeue_actives(&self) -> Result<(), ApiError> {
+        let mut tx = self.pool.begin().await.map_err(db)?;
         sqlx::query(
             "INSERT INTO jobs (version_id) SELECT active FROM entrants e WHERE active IS NOT NULL \
              AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.version_id = e.active AND j.state = 'queued')",
         )
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await
         .map_err(db)?;
-        Ok(())
+        sqlx::query(
+            "UPDATE versions SET status = 'queued' WHERE id IN (SELECT active FROM entrants WHERE active IS NOT NULL)",
+        )
+        .execute(&mut *tx)
+        .await
+        .map_err(db)?;
+        tx.commit().await.map_err(db)
     }
 
     /// Games played between each pair of versions (lower id first).
