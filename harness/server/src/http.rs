@@ -189,9 +189,7 @@ async fn version(
 ) -> Result<Response, ApiError> {
     let who = entrant(&app, &headers).await?;
     let query = query.map_err(|e| ApiError::bad(e.body_text()))?;
-    let wait = query.wait.unwrap_or(0);
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(wait.min(MAX_WAIT));
-    let mut changed = app.0.signals.changed.subscribe();
+    let mut waiter = Waiter::new(&app, query.wait);
     loop {
         let v = app
             .0
@@ -203,11 +201,35 @@ async fn version(
             Some(from) => v.status == *from,
             None => matches!(v.status.as_str(), "queued" | "checking"),
         };
-        if !pending || tokio::time::Instant::now() >= deadline {
+        if !pending || !waiter.again().await {
             return Ok(Json(v).into_response());
         }
-        // A status changed somewhere, or time is up: look again.
-        let _ = tokio::time::timeout_at(deadline, changed.changed()).await;
+    }
+}
+
+/// A long poll: look, and while the answer is not the awaited one, wait for a change (or the
+/// end of the `wait`) and look again.
+struct Waiter {
+    deadline: tokio::time::Instant,
+    changed: tokio::sync::watch::Receiver<u64>,
+}
+
+impl Waiter {
+    fn new(app: &App, wait: Option<u64>) -> Waiter {
+        let wait = std::time::Duration::from_secs(wait.unwrap_or(0).min(MAX_WAIT));
+        Waiter {
+            deadline: tokio::time::Instant::now() + wait,
+            changed: app.0.signals.changed.subscribe(),
+        }
+    }
+
+    /// False when the time is up; else waits for a change (or the time) and says to look again.
+    async fn again(&mut self) -> bool {
+        if tokio::time::Instant::now() >= self.deadline {
+            return false;
+        }
+        let _ = tokio::time::timeout_at(self.deadline, self.changed.changed()).await;
+        true
     }
 }
 
@@ -226,9 +248,7 @@ async fn leaderboard(
     query: Result<axum::extract::Query<Board>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let query = query.map_err(|e| ApiError::bad(e.body_text()))?;
-    let wait = std::time::Duration::from_secs(query.wait.unwrap_or(0).min(MAX_WAIT));
-    let deadline = tokio::time::Instant::now() + wait;
-    let mut changed = app.0.signals.changed.subscribe();
+    let mut waiter = Waiter::new(&app, query.wait);
     loop {
         let board = crate::ladder::leaderboard(&app.0.config, &app.0.store).await?;
         let rows = board["rows"].as_array().map_or(&[][..], Vec::as_slice);
@@ -239,10 +259,9 @@ async fn leaderboard(
                 .all(|r| r["games"].as_u64().unwrap_or(0) >= each);
         let enough = board["games"].as_u64().unwrap_or(0) as usize >= query.games.unwrap_or(0)
             && (each == 0 || everyone);
-        if enough || tokio::time::Instant::now() >= deadline {
+        if enough || !waiter.again().await {
             return Ok(Json(board).into_response());
         }
-        let _ = tokio::time::timeout_at(deadline, changed.changed()).await;
     }
 }
 

@@ -48,13 +48,13 @@ impl Bench {
 /// `versions`.
 fn next_pair(versions: &[i64], played: &HashMap<(i64, i64), i64>) -> Option<(usize, usize)> {
     let together = |a: i64, b: i64| played.get(&(a.min(b), a.max(b))).copied().unwrap_or(0);
-    let total = |v: i64| -> i64 {
-        played
-            .iter()
-            .filter(|((a, b), _)| *a == v || *b == v)
-            .map(|(_, n)| n)
-            .sum()
-    };
+    // Each version's games in all, counted once (not once per pair looked at).
+    let mut totals: HashMap<i64, i64> = HashMap::new();
+    for (&(a, b), &n) in played {
+        *totals.entry(a).or_default() += n;
+        *totals.entry(b).or_default() += n;
+    }
+    let total = |v: i64| totals.get(&v).copied().unwrap_or(0);
     let mut best: Option<((i64, i64), (usize, usize))> = None;
     for i in 0..versions.len() {
         for j in i + 1..versions.len() {
