@@ -398,14 +398,49 @@ async fn read_upload(mut form: Multipart, limit: u64) -> Result<Upload, ApiError
     }
 }
 
+/// How much of an oversized body is read (and dropped) before the refusal, as a multiple of
+/// the limit: a client still sending gets its answer instead of a broken connection.
+const DRAIN: usize = 16;
+
+/// The body, or a refusal once it is over `limit` (read on to `DRAIN` times that first).
+async fn read_body(body: axum::body::Body, limit: usize, shown: u64) -> Result<Vec<u8>, ApiError> {
+    use http_body_util::BodyExt;
+    let mut body = body;
+    let (mut kept, mut seen) = (Vec::new(), 0usize);
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| ApiError::bad(format!("a bad body: {e}")))?;
+        if let Ok(data) = frame.into_data() {
+            seen += data.len();
+            if seen <= limit {
+                kept.extend_from_slice(&data);
+            } else if seen > DRAIN * limit {
+                break;
+            }
+        }
+    }
+    if seen > limit {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the upload is over {shown} bytes"),
+        ));
+    }
+    Ok(kept)
+}
+
 async fn upload(
     State(app): State<App>,
-    headers: HeaderMap,
-    form: Result<Multipart, axum::extract::multipart::MultipartRejection>,
+    request: axum::extract::Request,
 ) -> Result<Response, ApiError> {
-    let who = entrant(&app, &headers).await?;
-    let form = form.map_err(|e| ApiError::bad(e.body_text()))?;
+    use axum::extract::FromRequest;
+    let (parts, body) = request.into_parts();
+    let who = entrant(&app, &parts.headers).await?;
     let config = &app.0.config;
+    let limit = config.limits.upload_bytes as usize + MULTIPART_ROOM;
+    let bytes = read_body(body, limit, config.limits.upload_bytes).await?;
+    let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
+    let form = Multipart::from_request(request, &app)
+        .await
+        .map_err(|e| ApiError::bad(e.body_text()))?;
     let upload = read_upload(form, config.limits.upload_bytes).await?;
     // A staging folder of its own, named by a secret: two uploads never share one.
     let staging = config.staging().join(secret()?);
