@@ -9,6 +9,8 @@
 //! signup = "invite"                    # or "open": anyone may sign up
 //! variants = ["quads", "classic"]      # what an upload is checked under (default: quads)
 //! movetime = "1s"                      # the event's limit per move (the check uses it)
+//! workers = 1                          # matches played at once by the server itself
+//! crash_streak = 3                     # games in a row lost by faults that pause a bot (0: never)
 //! [limits]
 //! upload_bytes = 8388608               # the largest upload (8 MiB)
 //! unpacked_bytes = 67108864            # what it may unpack to (64 MiB)
@@ -65,6 +67,8 @@ struct File {
     signup: Option<Signup>,
     variants: Option<Vec<String>>,
     movetime: Option<String>,
+    workers: Option<usize>,
+    crash_streak: Option<u32>,
     #[serde(default)]
     limits: Limits,
 }
@@ -90,12 +94,20 @@ pub struct ServerConfig {
     pub variants: Vec<quads_rules::Rules>,
     /// The event's limit per move, as written (`1s`).
     pub movetime: String,
+    /// How many matches the server plays at once itself.
+    pub workers: usize,
+    /// A version that loses this many games in a row by faults of its own is paused (0: never).
+    pub crash_streak: u32,
 }
 
 /// The default address.
 pub const LISTEN: &str = "127.0.0.1:8080";
 /// The database's file in the data folder, by default.
 pub const DATABASE_FILE: &str = "quads.db";
+/// The server's own workers, by default.
+pub const WORKERS: usize = 1;
+/// Games in a row lost by faults that pause a version, by default.
+pub const CRASH_STREAK: u32 = 3;
 /// The fewest characters an admin token may have.
 pub const MIN_ADMIN_TOKEN: usize = 16;
 
@@ -154,6 +166,8 @@ impl ServerConfig {
             }
         }
         Ok(ServerConfig {
+            workers: file.workers.unwrap_or(WORKERS),
+            crash_streak: file.crash_streak.unwrap_or(CRASH_STREAK),
             variants,
             movetime,
             name: file.name,
@@ -195,6 +209,7 @@ mod tests {
         assert_eq!((c.signup, c.movetime.as_str()), (Signup::Invite, "1s"));
         assert_eq!(c.variants, vec![quads_rules::Rules::QUADS]);
         assert_eq!(c.limits, Limits::default());
+        assert_eq!((c.workers, c.crash_streak), (WORKERS, CRASH_STREAK));
         let bad = [
             (
                 "admin_token = \"short\"",

@@ -3,7 +3,7 @@
 //! version, unpacked under the server's checks, its manifest read as `quads tournament` reads
 //! an entrant's, stored content-addressed, then built in the sandbox and put through `quads
 //! check` by the pipeline, then played on a ladder that always has a match running, rated with
-//! intervals. Next: the pages, the admin actions, the workers (issue 27).
+//! intervals by the server's workers. Next: the pages, remote workers (issue 27).
 //!
 //! The front end (`quads serve`, `quads submit`) is the CLI; this crate prints nothing.
 
@@ -37,6 +37,11 @@ pub async fn serve(
         why: e.message,
     };
     store.recover().await.map_err(database)?;
+    // The server's own workers died with it: their matches are played again (once).
+    store
+        .reap(Some(ladder::worker::LOCAL))
+        .await
+        .map_err(database)?;
     // The active versions' built copies went with the last run: build and check them again.
     store.requeue_actives().await.map_err(database)?;
     let listener = tokio::net::TcpListener::bind(config.listen)
@@ -59,12 +64,15 @@ pub async fn serve(
         bench.clone(),
         signals.clone(),
     ));
-    tokio::spawn(ladder::run(
-        config.clone(),
-        store.clone(),
-        bench,
-        signals.clone(),
-    ));
+    for n in 1..=config.workers {
+        tokio::spawn(ladder::worker::run(
+            format!("{}{n}", ladder::worker::LOCAL),
+            config.clone(),
+            store.clone(),
+            bench.clone(),
+            signals.clone(),
+        ));
+    }
     let app = http::router(http::App::new(config, store, signals));
     axum::serve(listener, app)
         .with_graceful_shutdown(stopped())

@@ -20,10 +20,8 @@ use crate::ServerConfig;
 pub struct Signals {
     /// A job was queued.
     pub queued: Notify,
-    /// A version's status changed, or games were played.
+    /// A version's status changed, games were played, or the host flipped a switch.
     pub changed: tokio::sync::watch::Sender<u64>,
-    /// A version became ready to play.
-    pub ready: Notify,
 }
 
 /// The job's folder: `DATA/jobs/ID`.
@@ -43,7 +41,6 @@ pub async fn run(config: ServerConfig, store: Store, bench: Arc<Bench>, signals:
                 if let (Some(ready), true) = (ready, done.is_ok()) {
                     bench.put(job.version_id, ready);
                     done = store.activate(job.version_id).await;
-                    signals.ready.notify_one();
                 }
                 if let Err(e) = done {
                     eprintln!("quads serve: job {}: {}", job.id, e.message);
@@ -121,8 +118,8 @@ fn admit(config: &ServerConfig, job: &Job, dir: &Path) -> Result<(Option<Ready>,
     Ok((ready, shown))
 }
 
-/// The event as a tournament config (docs/tournaments.md), its entrants folder the job's.
-fn event(config: &ServerConfig, entrants: &Path, out: &Path) -> String {
+/// The event as a tournament config (docs/tournaments.md) over `entrants`, writing to `out`.
+pub fn event(config: &ServerConfig, entrants: &Path, out: &Path) -> String {
     let quote = |s: &str| serde_json::to_string(s).expect("a string");
     let variants: Vec<String> = config
         .variants

@@ -1,7 +1,10 @@
 //! The database: entrants, their tokens, invites, versions and the pipeline's jobs, behind
-//! typed calls. SQLite
-//! here (one file, WAL, foreign keys on); the schema is `migrations/`, embedded and applied
-//! at start.
+//! typed calls (the matches are in [`matches`]). SQLite here (one file, WAL, foreign keys on);
+//! the schema is `migrations/`, embedded and applied at start.
+
+mod matches;
+
+pub use matches::{Kind, MatchJob, MatchRow};
 
 use std::str::FromStr;
 
@@ -19,6 +22,8 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 pub struct Entrant {
     pub id: i64,
     pub name: String,
+    /// Why the host disabled it, if it did.
+    pub disabled: Option<String>,
 }
 
 /// One upload of an entrant's.
@@ -30,10 +35,13 @@ pub struct Version {
     pub digest: String,
     pub files: i64,
     pub bytes: i64,
-    /// `queued`, `checking`, then `admitted` (built and through `quads check`) or `failed`.
+    /// `queued`, `checking`, then `admitted` (built and through `quads check`) or `failed`;
+    /// `paused` once the ladder stopped playing an admitted version.
     pub status: String,
     /// The check's summary, or why it failed (one line).
     pub reason: String,
+    /// Why the ladder stopped playing it, if it did.
+    pub paused: Option<String>,
 }
 
 /// An entrant's active version, on the ladder.
@@ -144,7 +152,7 @@ impl Store {
     /// The entrant whose token has this hash.
     pub async fn entrant_of(&self, token: &str) -> Result<Option<Entrant>, ApiError> {
         let row = sqlx::query(
-            "SELECT e.id, e.name FROM tokens t JOIN entrants e ON e.id = t.entrant_id WHERE t.hash = ?",
+            "SELECT e.id, e.name, e.disabled FROM tokens t JOIN entrants e ON e.id = t.entrant_id WHERE t.hash = ?",
         )
         .bind(token)
         .fetch_optional(&self.pool)
@@ -153,6 +161,7 @@ impl Store {
         Ok(row.map(|r| Entrant {
             id: r.get(0),
             name: r.get(1),
+            disabled: r.get(2),
         }))
     }
 
@@ -272,6 +281,84 @@ impl Store {
             .collect())
     }
 
+    /// The versions the ladder plays: the active ones, not paused, of entrants not disabled.
+    pub async fn players(&self) -> Result<Vec<Active>, ApiError> {
+        let rows = sqlx::query(
+            "SELECT e.name, e.active FROM entrants e JOIN versions v ON v.id = e.active \
+             WHERE v.paused IS NULL AND e.disabled IS NULL ORDER BY e.id",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows
+            .iter()
+            .map(|r| Active {
+                entrant: r.get(0),
+                version: r.get(1),
+            })
+            .collect())
+    }
+
+    /// Stops the ladder playing a version, with the reason.
+    pub async fn pause_version(&self, version: i64, reason: &str) -> Result<(), ApiError> {
+        sqlx::query("UPDATE versions SET paused = ? WHERE id = ? AND paused IS NULL")
+            .bind(reason)
+            .bind(version)
+            .execute(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(())
+    }
+
+    /// Disables an entrant with the reason (`None`: enables it again): whether it exists.
+    pub async fn disable(&self, name: &str, reason: Option<&str>) -> Result<bool, ApiError> {
+        let done = sqlx::query("UPDATE entrants SET disabled = ? WHERE name = ?")
+            .bind(reason)
+            .bind(name)
+            .execute(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Every entrant: (name, its active version's number, why it is disabled), by sign-up.
+    pub async fn entrants(&self) -> Result<Vec<(String, Option<i64>, Option<String>)>, ApiError> {
+        let rows = sqlx::query(
+            "SELECT e.name, v.number, e.disabled FROM entrants e LEFT JOIN versions v ON v.id = e.active ORDER BY e.id",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect())
+    }
+
+    /// The entrant named so.
+    pub async fn entrant_named(&self, name: &str) -> Result<Option<Entrant>, ApiError> {
+        let row = sqlx::query("SELECT id, name, disabled FROM entrants WHERE name = ?")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(row.map(|r| Entrant {
+            id: r.get(0),
+            name: r.get(1),
+            disabled: r.get(2),
+        }))
+    }
+
+    /// The row of an entrant's active version.
+    pub async fn active_of(&self, entrant: i64) -> Result<Option<i64>, ApiError> {
+        let row = sqlx::query("SELECT active FROM entrants WHERE id = ?")
+            .bind(entrant)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(row.and_then(|r| r.get(0)))
+    }
+
     /// Queues a job for every active version (at start: their built copies are gone), which
     /// shows as `queued` until it is checked again.
     pub async fn requeue_actives(&self) -> Result<(), ApiError> {
@@ -290,55 +377,6 @@ impl Store {
         .await
         .map_err(db)?;
         tx.commit().await.map_err(db)
-    }
-
-    /// Games played between each pair of versions (lower id first).
-    pub async fn pair_games(&self) -> Result<Vec<((i64, i64), i64)>, ApiError> {
-        let rows = sqlx::query(
-            "SELECT MIN(m.first, m.second), MAX(m.first, m.second), COUNT(g.id) FROM matches m \
-             JOIN games g ON g.match_id = m.id GROUP BY 1, 2",
-        )
-        .fetch_all(&self.pool)
-        .await
-        .map_err(db)?;
-        Ok(rows
-            .iter()
-            .map(|r| ((r.get(0), r.get(1)), r.get(2)))
-            .collect())
-    }
-
-    /// A new match between two versions: its id.
-    pub async fn add_match(&self, first: i64, second: i64) -> Result<i64, ApiError> {
-        let row = sqlx::query("INSERT INTO matches (first, second) VALUES (?, ?) RETURNING id")
-            .bind(first)
-            .bind(second)
-            .fetch_one(&self.pool)
-            .await
-            .map_err(db)?;
-        Ok(row.get(0))
-    }
-
-    /// A match's games, in one transaction: all of them or none.
-    pub async fn add_games(&self, match_id: i64, records: &[String]) -> Result<(), ApiError> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
-        for r in records {
-            sqlx::query("INSERT INTO games (match_id, record) VALUES (?, ?)")
-                .bind(match_id)
-                .bind(r)
-                .execute(&mut *tx)
-                .await
-                .map_err(db)?;
-        }
-        tx.commit().await.map_err(db)
-    }
-
-    /// Every game: (match, record as JSON), in the order played.
-    pub async fn games(&self) -> Result<Vec<(i64, String)>, ApiError> {
-        let rows = sqlx::query("SELECT match_id, record FROM games ORDER BY id")
-            .fetch_all(&self.pool)
-            .await
-            .map_err(db)?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
     /// At start: jobs a stop cut off run again, once; a second cut fails the version.
@@ -388,7 +426,7 @@ impl Store {
     /// The entrant's versions, oldest first.
     pub async fn versions(&self, entrant: i64) -> Result<Vec<Version>, ApiError> {
         let rows = sqlx::query(
-            "SELECT number, digest, files, bytes, status, reason FROM versions WHERE entrant_id = ? ORDER BY number",
+            "SELECT number, digest, files, bytes, status, reason, paused FROM versions WHERE entrant_id = ? ORDER BY number",
         )
         .bind(entrant)
         .fetch_all(&self.pool)
@@ -400,7 +438,7 @@ impl Store {
     /// One of the entrant's versions.
     pub async fn version(&self, entrant: i64, number: i64) -> Result<Option<Version>, ApiError> {
         let row = sqlx::query(
-            "SELECT number, digest, files, bytes, status, reason FROM versions WHERE entrant_id = ? AND number = ?",
+            "SELECT number, digest, files, bytes, status, reason, paused FROM versions WHERE entrant_id = ? AND number = ?",
         )
         .bind(entrant)
         .bind(number)
@@ -412,12 +450,20 @@ impl Store {
 }
 
 fn version_of(r: &sqlx::sqlite::SqliteRow) -> Version {
+    let paused: Option<String> = r.get(6);
+    let status: String = r.get(4);
     Version {
         version: r.get(0),
         digest: r.get(1),
         files: r.get(2),
         bytes: r.get(3),
-        status: r.get(4),
+        // An admitted version the ladder stopped playing shows so.
+        status: if paused.is_some() && status == "admitted" {
+            "paused".to_owned()
+        } else {
+            status
+        },
         reason: r.get(5),
+        paused,
     }
 }

@@ -1,194 +1,45 @@
-//! The API (JSON over HTTP; every error a status and `{"error": "one line"}`):
-//!
-//! | call | who | does |
-//! |---|---|---|
-//! | `POST /api/invites` | the host (admin token) | a new invite code |
-//! | `POST /api/entrants` `{"name", "invite"}` | anyone with an invite (or anyone, `signup = "open"`) | an entrant and its API token |
-//! | `GET /api/me` | an entrant | its name and versions |
-//! | `POST /api/versions` (multipart: `archive`, or `file` and `manifest`) | an entrant | a new version |
-//! | `GET /api/versions/{n}[?wait=S[&from=STATUS]]` | its entrant | the version (with `wait`, once its check is done, or its status is no longer `from`, or after S seconds) |
-//! | `GET /api/versions/{n}/report` | its entrant | its check's report and build log |
-//! | `GET /api/leaderboard[?games=N&each=E&wait=S]` | anyone | the ratings with their intervals (with `wait`, once N games are played and every active entrant has played E, or after S seconds) |
-//! | `GET /api/versions/{n}/download` | its entrant | its files, as the server keeps them (.tar.gz) |
-//!
-//! Tokens go in `Authorization: Bearer TOKEN`.
+//! An entrant's versions: the upload (checked, unpacked under the server's limits, its
+//! manifest read, packed and kept by digest, then queued for the pipeline), a version's
+//! status (a long poll), its check's report and build log, and its files.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use axum::extract::{DefaultBodyLimit, Multipart, Path as UrlPath, State};
+use axum::extract::{Multipart, Path as UrlPath, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Json;
 use quads_tournament::entrants::{read_entrants, Listed, MANIFEST};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::pipeline::{self, Signals};
-use crate::secret::{hash, new_secret, same};
-use crate::store::{Entrant, Store};
+use super::{entrant, query, secret, App, Query, Waiter};
+use crate::pipeline;
+use crate::store::Entrant;
 use crate::unpack::{one_file, unpack, UnpackError};
-use crate::{pack, ApiError, ServerConfig, Signup};
-
-/// What every handler sees.
-#[derive(Clone)]
-pub struct App(Arc<Inner>);
-
-struct Inner {
-    config: ServerConfig,
-    store: Store,
-    signals: Arc<Signals>,
-}
-
-impl App {
-    pub fn new(config: ServerConfig, store: Store, signals: Arc<Signals>) -> App {
-        App(Arc::new(Inner {
-            config,
-            store,
-            signals,
-        }))
-    }
-}
+use crate::{pack, ApiError, ServerConfig};
 
 /// Room for a multipart body's boundaries and headers beyond the upload's limit.
-const MULTIPART_ROOM: usize = 64 << 10;
+pub const MULTIPART_ROOM: usize = 64 << 10;
 
-pub fn router(app: App) -> Router {
-    let limit = app.0.config.limits.upload_bytes as usize + MULTIPART_ROOM;
-    Router::new()
-        .route("/api/invites", post(invite))
-        .route("/api/entrants", post(sign_up))
-        .route("/api/me", get(me))
-        .route("/api/versions", post(upload))
-        .route("/api/versions/{n}", get(version))
-        .route("/api/versions/{n}/download", get(download))
-        .route("/api/versions/{n}/report", get(report))
-        .route("/api/leaderboard", get(leaderboard))
-        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page") })
-        .layer(DefaultBodyLimit::max(limit))
-        .with_state(app)
-}
-
-fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .strip_prefix("Bearer ")
-}
-
-fn unauthorized() -> ApiError {
-    ApiError::new(
-        StatusCode::UNAUTHORIZED,
-        "give your token: Authorization: Bearer TOKEN",
-    )
-}
-
-/// The entrant the request's token names.
-async fn entrant(app: &App, headers: &HeaderMap) -> Result<Entrant, ApiError> {
-    let token = bearer(headers).ok_or_else(unauthorized)?;
-    app.0
-        .store
-        .entrant_of(&hash(token))
-        .await?
-        .ok_or_else(unauthorized)
-}
-
-fn is_admin(app: &App, headers: &HeaderMap) -> bool {
-    bearer(headers).is_some_and(|t| same(t, &app.0.config.admin_token))
-}
-
-fn secret() -> Result<String, ApiError> {
-    new_secret().map_err(|e| ApiError::internal(format!("no randomness: {e}")))
-}
-
-async fn invite(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
-    if !is_admin(&app, &headers) {
-        return Err(match bearer(&headers) {
-            None => unauthorized(),
-            Some(_) => ApiError::new(StatusCode::FORBIDDEN, "only the host may make invites"),
-        });
-    }
-    let code = secret()?;
-    app.0.store.add_invite(&hash(&code)).await?;
-    Ok((StatusCode::CREATED, Json(json!({ "invite": code }))).into_response())
-}
+/// The switch that stops uploads.
+pub const FROZEN: &str = "frozen";
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SignUp {
-    name: String,
-    invite: Option<String>,
-}
-
-/// A name as manifests have them: 1 to 32 letters, digits, `-`, `_`, `.`, not starting with
-/// a dot.
-fn check_name(name: &str) -> Result<(), ApiError> {
-    let ok = (1..=32).contains(&name.len())
-        && !name.starts_with('.')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if ok {
-        Ok(())
-    } else {
-        Err(ApiError::bad(
-            "a name has 1 to 32 letters, digits, `-`, `_` or `.`, and does not start with `.`",
-        ))
-    }
-}
-
-async fn sign_up(
-    State(app): State<App>,
-    body: Result<Json<SignUp>, axum::extract::rejection::JsonRejection>,
-) -> Result<Response, ApiError> {
-    let Json(body) = body.map_err(|e| ApiError::bad(e.body_text()))?;
-    check_name(&body.name)?;
-    let invite = match (app.0.config.signup, &body.invite) {
-        (_, Some(code)) => Some(hash(code)),
-        (Signup::Open, None) => None,
-        (Signup::Invite, None) => {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "signing up needs an invite from the host",
-            ))
-        }
-    };
-    let token = secret()?;
-    app.0
-        .store
-        .sign_up(&body.name, invite.as_deref(), &hash(&token))
-        .await?;
-    let body = json!({ "name": body.name, "token": token });
-    Ok((StatusCode::CREATED, Json(body)).into_response())
-}
-
-async fn me(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let who = entrant(&app, &headers).await?;
-    let versions = app.0.store.versions(who.id).await?;
-    Ok(Json(json!({ "name": who.name, "versions": versions })).into_response())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Wait {
+pub(super) struct Wait {
     /// Seconds to wait for the check to be done (or, with `from`, for the status to leave it).
     wait: Option<u64>,
     from: Option<String>,
 }
 
-/// The most a `wait` may ask for, in seconds.
-const MAX_WAIT: u64 = 120;
-
-async fn version(
+pub(super) async fn version(
     State(app): State<App>,
     headers: HeaderMap,
     UrlPath(n): UrlPath<i64>,
-    query: Result<axum::extract::Query<Wait>, axum::extract::rejection::QueryRejection>,
+    q: Query<Wait>,
 ) -> Result<Response, ApiError> {
     let who = entrant(&app, &headers).await?;
-    let query = query.map_err(|e| ApiError::bad(e.body_text()))?;
+    let query = query(q)?;
     let mut waiter = Waiter::new(&app, query.wait);
     loop {
         let v = app
@@ -207,65 +58,7 @@ async fn version(
     }
 }
 
-/// A long poll: look, and while the answer is not the awaited one, wait for a change (or the
-/// end of the `wait`) and look again.
-struct Waiter {
-    deadline: tokio::time::Instant,
-    changed: tokio::sync::watch::Receiver<u64>,
-}
-
-impl Waiter {
-    fn new(app: &App, wait: Option<u64>) -> Waiter {
-        let wait = std::time::Duration::from_secs(wait.unwrap_or(0).min(MAX_WAIT));
-        Waiter {
-            deadline: tokio::time::Instant::now() + wait,
-            changed: app.0.signals.changed.subscribe(),
-        }
-    }
-
-    /// False when the time is up; else waits for a change (or the time) and says to look again.
-    async fn again(&mut self) -> bool {
-        if tokio::time::Instant::now() >= self.deadline {
-            return false;
-        }
-        let _ = tokio::time::timeout_at(self.deadline, self.changed.changed()).await;
-        true
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Board {
-    /// With `wait`: until this many games are played in all,
-    games: Option<usize>,
-    /// and every active entrant has played this many.
-    each: Option<u64>,
-    wait: Option<u64>,
-}
-
-async fn leaderboard(
-    State(app): State<App>,
-    query: Result<axum::extract::Query<Board>, axum::extract::rejection::QueryRejection>,
-) -> Result<Response, ApiError> {
-    let query = query.map_err(|e| ApiError::bad(e.body_text()))?;
-    let mut waiter = Waiter::new(&app, query.wait);
-    loop {
-        let board = crate::ladder::leaderboard(&app.0.config, &app.0.store).await?;
-        let rows = board["rows"].as_array().map_or(&[][..], Vec::as_slice);
-        let each = query.each.unwrap_or(0);
-        let everyone = rows.len() as u64 >= board["active"].as_u64().unwrap_or(0)
-            && rows
-                .iter()
-                .all(|r| r["games"].as_u64().unwrap_or(0) >= each);
-        let enough = board["games"].as_u64().unwrap_or(0) as usize >= query.games.unwrap_or(0)
-            && (each == 0 || everyone);
-        if enough || !waiter.again().await {
-            return Ok(Json(board).into_response());
-        }
-    }
-}
-
-async fn report(
+pub(super) async fn report(
     State(app): State<App>,
     headers: HeaderMap,
     UrlPath(n): UrlPath<i64>,
@@ -299,11 +92,11 @@ async fn report(
     Ok(Json(body).into_response())
 }
 
-fn no_version() -> ApiError {
+pub(super) fn no_version() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "you have no such version")
 }
 
-async fn download(
+pub(super) async fn download(
     State(app): State<App>,
     headers: HeaderMap,
     UrlPath(n): UrlPath<i64>,
@@ -330,12 +123,12 @@ async fn download(
         .into_response())
 }
 
-fn blob(config: &ServerConfig, digest: &str) -> PathBuf {
+pub(super) fn blob(config: &ServerConfig, digest: &str) -> PathBuf {
     config.blobs().join(format!("{digest}.tar.gz"))
 }
 
 /// What a multipart upload held.
-enum Upload {
+pub(super) enum Upload {
     Archive(Vec<u8>),
     File {
         name: String,
@@ -344,7 +137,7 @@ enum Upload {
     },
 }
 
-async fn read_upload(mut form: Multipart, limit: u64) -> Result<Upload, ApiError> {
+pub(super) async fn read_upload(mut form: Multipart, limit: u64) -> Result<Upload, ApiError> {
     let too_big = || {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -427,7 +220,7 @@ async fn read_body(body: axum::body::Body, limit: usize, shown: u64) -> Result<V
     Ok(kept)
 }
 
-async fn upload(
+pub(super) async fn upload(
     State(app): State<App>,
     request: axum::extract::Request,
 ) -> Result<Response, ApiError> {
@@ -442,6 +235,30 @@ async fn upload(
         .await
         .map_err(|e| ApiError::bad(e.body_text()))?;
     let upload = read_upload(form, config.limits.upload_bytes).await?;
+    let body = accept(&app, &who, upload).await?;
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// Takes an entrant's upload as its next version, queued for the pipeline: what the API
+/// answers.
+pub(super) async fn accept(
+    app: &App,
+    who: &Entrant,
+    upload: Upload,
+) -> Result<serde_json::Value, ApiError> {
+    if let Some(why) = &who.disabled {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("the host disabled this account: {why}"),
+        ));
+    }
+    if app.0.store.switch(FROZEN).await? {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "uploads are frozen: the host has closed the event to new versions",
+        ));
+    }
+    let config = &app.0.config;
     // A staging folder of its own, named by a secret: two uploads never share one.
     let staging = config.staging().join(secret()?);
     let folder = staging.join(&who.name);
@@ -460,14 +277,13 @@ async fn upload(
         .add_version(who.id, &digest, files as i64, bytes as i64)
         .await?;
     app.0.signals.queued.notify_one();
-    let body = json!({
+    Ok(json!({
         "version": number,
         "digest": digest,
         "files": files,
         "bytes": bytes,
         "status": "queued",
-    });
-    Ok((StatusCode::CREATED, Json(body)).into_response())
+    }))
 }
 
 /// Unpacks, reads the manifest, packs the canonical form and keeps it: (digest, files, bytes).

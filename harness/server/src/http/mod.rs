@@ -1,0 +1,276 @@
+//! The API (JSON over HTTP; every error a status and `{"error": "one line"}`). Tokens go in
+//! `Authorization: Bearer TOKEN`; the host's is the config's `admin_token`.
+//!
+//! | call | who | does |
+//! |---|---|---|
+//! | `POST /api/invites` | the host | a new invite code |
+//! | `POST /api/entrants` `{"name", "invite"}` | anyone with an invite (or anyone, `signup = "open"`) | an entrant and its API token |
+//! | `GET /api/me` | an entrant | its name and versions |
+//! | `POST /api/versions` (multipart: `archive`, or `file` and `manifest`) | an entrant | a new version |
+//! | `GET /api/versions/{n}[?wait=S[&from=STATUS]]` | its entrant | the version (with `wait`, once its check is done, or its status is no longer `from`, or after S seconds) |
+//! | `GET /api/versions/{n}/report` | its entrant | its check's report and build log |
+//! | `GET /api/versions/{n}/download` | its entrant | its files, as the server keeps them (.tar.gz) |
+//! | `GET /api/leaderboard[?games=N&each=E&wait=S]` | anyone | the ratings with their intervals (with `wait`, once N games are played and every active entrant has played E, or after S seconds) |
+//! | `GET /api/matches[?entrant=NAME&limit=N]` | anyone | the latest matches |
+//! | `GET /api/matches/{id}[?wait=S[&from=STATE]]` | anyone | a match, its games and the command that replays it (with `wait`, once it is over, or no longer `from`) |
+//! | `GET /api/matches/{id}/games.jsonl` | anyone | its games' records |
+//! | `GET /api/matches/{id}/logs/{file}` | the bot's owner, the host | a bot's stderr in one game |
+//! | `POST /api/matches` `{"opponent"[, "rules"]}` | an entrant | a test match against another's active version, now (not rated) |
+//! | `GET /api/me/games.jsonl` | an entrant | its games |
+//! | `GET /api/games.jsonl` | the host | every game |
+//! | `POST /api/admin/switches` `{"frozen", "ladder_paused"}` | the host | freezes uploads, pauses the ladder (or not) |
+//! | `POST /api/admin/entrants/{name}` `{"disabled": "why" or null}` | the host | disables an entrant (or enables it) |
+//! | `POST /api/admin/matches/{id}/rerun`, `.../cancel` | the host | plays a match again, cancels one |
+//! | `POST /api/admin/final` | the host | snapshots the active versions as an entrants folder for `quads tournament` |
+//! | `GET /final` | anyone | the final tournament's report.html, once the host has run it |
+
+mod admin;
+mod matches;
+mod versions;
+
+use std::sync::Arc;
+
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::pipeline::Signals;
+use crate::secret::{hash, new_secret, same};
+use crate::store::{Entrant, Store};
+use crate::{ApiError, ServerConfig, Signup};
+
+/// What every handler sees.
+#[derive(Clone)]
+pub struct App(Arc<Inner>);
+
+struct Inner {
+    config: ServerConfig,
+    store: Store,
+    signals: Arc<Signals>,
+}
+
+impl App {
+    pub fn new(config: ServerConfig, store: Store, signals: Arc<Signals>) -> App {
+        App(Arc::new(Inner {
+            config,
+            store,
+            signals,
+        }))
+    }
+}
+
+pub fn router(app: App) -> Router {
+    let limit = app.0.config.limits.upload_bytes as usize + versions::MULTIPART_ROOM;
+    Router::new()
+        .route("/api/invites", post(invite))
+        .route("/api/entrants", post(sign_up))
+        .route("/api/me", get(me))
+        .route("/api/me/games.jsonl", get(matches::my_games))
+        .route("/api/games.jsonl", get(matches::all_games))
+        .route("/api/versions", post(versions::upload))
+        .route("/api/versions/{n}", get(versions::version))
+        .route("/api/versions/{n}/download", get(versions::download))
+        .route("/api/versions/{n}/report", get(versions::report))
+        .route("/api/leaderboard", get(leaderboard))
+        .route("/api/matches", get(matches::list).post(matches::test_match))
+        .route("/api/matches/{id}", get(matches::show))
+        .route("/api/matches/{id}/games.jsonl", get(matches::games))
+        .route("/api/matches/{id}/logs/{file}", get(matches::log))
+        .route("/api/admin/switches", post(admin::switches))
+        .route("/api/admin/entrants/{name}", post(admin::entrant))
+        .route(
+            "/api/admin/matches/{id}/{action}",
+            post(admin::match_action),
+        )
+        .route("/api/admin/final", post(admin::final_snapshot))
+        .route("/final", get(admin::final_report))
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page") })
+        .layer(DefaultBodyLimit::max(limit))
+        .with_state(app)
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+}
+
+fn unauthorized() -> ApiError {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "give your token: Authorization: Bearer TOKEN",
+    )
+}
+
+/// The entrant the request's token names.
+async fn entrant(app: &App, headers: &HeaderMap) -> Result<Entrant, ApiError> {
+    let token = bearer(headers).ok_or_else(unauthorized)?;
+    app.0
+        .store
+        .entrant_of(&hash(token))
+        .await?
+        .ok_or_else(unauthorized)
+}
+
+/// The host's token, or a refusal.
+fn admin(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
+    match bearer(headers) {
+        Some(t) if same(t, &app.0.config.admin_token) => Ok(()),
+        Some(_) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "only the host may do this",
+        )),
+        None => Err(unauthorized()),
+    }
+}
+
+fn is_admin(app: &App, headers: &HeaderMap) -> bool {
+    bearer(headers).is_some_and(|t| same(t, &app.0.config.admin_token))
+}
+
+fn secret() -> Result<String, ApiError> {
+    new_secret().map_err(|e| ApiError::internal(format!("no randomness: {e}")))
+}
+
+async fn invite(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
+    admin(&app, &headers)?;
+    let code = secret()?;
+    app.0.store.add_invite(&hash(&code)).await?;
+    Ok((StatusCode::CREATED, Json(json!({ "invite": code }))).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SignUp {
+    name: String,
+    invite: Option<String>,
+}
+
+/// A name as manifests have them: 1 to 32 letters, digits, `-`, `_`, `.`, not starting with
+/// a dot.
+fn check_name(name: &str) -> Result<(), ApiError> {
+    let ok = (1..=32).contains(&name.len())
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::bad(
+            "a name has 1 to 32 letters, digits, `-`, `_` or `.`, and does not start with `.`",
+        ))
+    }
+}
+
+async fn sign_up(
+    State(app): State<App>,
+    body: Result<Json<SignUp>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(body) = body.map_err(|e| ApiError::bad(e.body_text()))?;
+    check_name(&body.name)?;
+    let invite = match (app.0.config.signup, &body.invite) {
+        (_, Some(code)) => Some(hash(code)),
+        (Signup::Open, None) => None,
+        (Signup::Invite, None) => {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "signing up needs an invite from the host",
+            ))
+        }
+    };
+    let token = secret()?;
+    app.0
+        .store
+        .sign_up(&body.name, invite.as_deref(), &hash(&token))
+        .await?;
+    let body = json!({ "name": body.name, "token": token });
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+async fn me(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let who = entrant(&app, &headers).await?;
+    let versions = app.0.store.versions(who.id).await?;
+    Ok(Json(json!({ "name": who.name, "versions": versions })).into_response())
+}
+
+/// A long poll: look, and while the answer is not the awaited one, wait for a change (or the
+/// end of the `wait`) and look again.
+struct Waiter {
+    deadline: tokio::time::Instant,
+    changed: tokio::sync::watch::Receiver<u64>,
+}
+
+impl Waiter {
+    fn new(app: &App, wait: Option<u64>) -> Waiter {
+        let wait = std::time::Duration::from_secs(wait.unwrap_or(0).min(MAX_WAIT));
+        Waiter {
+            deadline: tokio::time::Instant::now() + wait,
+            changed: app.0.signals.changed.subscribe(),
+        }
+    }
+
+    /// False when the time is up; else waits for a change (or the time) and says to look again.
+    async fn again(&mut self) -> bool {
+        if tokio::time::Instant::now() >= self.deadline {
+            return false;
+        }
+        let _ = tokio::time::timeout_at(self.deadline, self.changed.changed()).await;
+        true
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Board {
+    /// With `wait`: until this many games are played in all,
+    games: Option<usize>,
+    /// and every active entrant has played this many.
+    each: Option<u64>,
+    wait: Option<u64>,
+}
+
+async fn leaderboard(
+    State(app): State<App>,
+    query: Result<axum::extract::Query<Board>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let query = query.map_err(|e| ApiError::bad(e.body_text()))?;
+    let mut waiter = Waiter::new(&app, query.wait);
+    loop {
+        let board = crate::ladder::leaderboard(&app.0.config, &app.0.store).await?;
+        let rows = board["rows"].as_array().map_or(&[][..], Vec::as_slice);
+        let each = query.each.unwrap_or(0);
+        let everyone = rows.len() as u64 >= board["active"].as_u64().unwrap_or(0)
+            && rows
+                .iter()
+                .all(|r| r["games"].as_u64().unwrap_or(0) >= each);
+        let enough = board["games"].as_u64().unwrap_or(0) as usize >= query.games.unwrap_or(0)
+            && (each == 0 || everyone);
+        if enough || !waiter.again().await {
+            return Ok(Json(board).into_response());
+        }
+    }
+}
+
+/// The most a `wait` may ask for, in seconds.
+const MAX_WAIT: u64 = 120;
+
+/// A query's fields, or a one-line refusal.
+type Query<T> = Result<axum::extract::Query<T>, axum::extract::rejection::QueryRejection>;
+
+fn query<T>(q: Query<T>) -> Result<T, ApiError> {
+    q.map(|q| q.0).map_err(|e| ApiError::bad(e.body_text()))
+}
+
+/// A JSON body's fields, or a one-line refusal.
+type Body<T> = Result<Json<T>, axum::extract::rejection::JsonRejection>;
+
+fn body<T>(b: Body<T>) -> Result<T, ApiError> {
+    b.map(|b| b.0).map_err(|e| ApiError::bad(e.body_text()))
+}

@@ -1,0 +1,627 @@
+//! The matches: queued by the ladder (or by an entrant, a test match), taken by a worker with
+//! a lease its heartbeat renews, finished with their games in one transaction (only by the
+//! worker that still holds the lease, so no game is counted twice), and the host's switches.
+
+use sqlx::Row;
+
+use super::{db, Store};
+use crate::ApiError;
+
+/// A match as a worker takes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchJob {
+    pub id: i64,
+    /// The two versions' rows, the first seat of game 1 first.
+    pub first: i64,
+    pub second: i64,
+    /// Their entrants' names.
+    pub first_name: String,
+    pub second_name: String,
+    /// The variant, as a rules spec.
+    pub rules: String,
+    pub seed: u64,
+}
+
+/// A match as the pages and the API show it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MatchRow {
+    pub id: i64,
+    /// `ladder` or `test`.
+    pub kind: String,
+    /// `queued`, `running`, `done`, `failed` or `cancelled`.
+    pub state: String,
+    pub first: String,
+    pub first_version: i64,
+    pub second: String,
+    pub second_version: i64,
+    pub rules: String,
+    pub seed: i64,
+    /// Why it failed or was cancelled.
+    pub reason: String,
+    pub created: String,
+}
+
+/// A match is ladder or test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Ladder,
+    Test,
+}
+
+impl Kind {
+    fn word(self) -> &'static str {
+        match self {
+            Kind::Ladder => "ladder",
+            Kind::Test => "test",
+        }
+    }
+}
+
+const MATCH_ROW: &str =
+    "SELECT m.id, m.kind, m.state, ea.name, va.number, eb.name, vb.number, m.rules, m.seed, \
+     m.reason, m.created FROM matches m \
+     JOIN versions va ON va.id = m.first JOIN entrants ea ON ea.id = va.entrant_id \
+     JOIN versions vb ON vb.id = m.second JOIN entrants eb ON eb.id = vb.entrant_id";
+
+fn match_row(r: &sqlx::sqlite::SqliteRow) -> MatchRow {
+    MatchRow {
+        id: r.get(0),
+        kind: r.get(1),
+        state: r.get(2),
+        first: r.get(3),
+        first_version: r.get(4),
+        second: r.get(5),
+        second_version: r.get(6),
+        rules: r.get(7),
+        seed: r.get(8),
+        reason: r.get(9),
+        created: r.get(10),
+    }
+}
+
+/// Seconds since the Unix epoch.
+pub fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+impl Store {
+    /// Queues a match between two versions: its id (also its seed).
+    pub async fn queue_match(
+        &self,
+        first: i64,
+        second: i64,
+        kind: Kind,
+        rules: &str,
+        requested_by: Option<i64>,
+    ) -> Result<i64, ApiError> {
+        let row = sqlx::query(
+            "INSERT INTO matches (first, second, state, kind, rules, requested_by) \
+             VALUES (?, ?, 'queued', ?, ?, ?) RETURNING id",
+        )
+        .bind(first)
+        .bind(second)
+        .bind(kind.word())
+        .bind(rules)
+        .bind(requested_by)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(db)?;
+        let id: i64 = row.get(0);
+        sqlx::query("UPDATE matches SET seed = ?1 WHERE id = ?1")
+            .bind(id)
+            .execute(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(id)
+    }
+
+    /// How many matches of this kind wait for a worker.
+    pub async fn queued(&self, kind: Kind) -> Result<i64, ApiError> {
+        let row = sqlx::query("SELECT COUNT(*) FROM matches WHERE kind = ? AND state = 'queued'")
+            .bind(kind.word())
+            .fetch_one(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(row.get(0))
+    }
+
+    /// The test match an entrant asked for that is not played yet, if any.
+    pub async fn pending_test(&self, entrant: i64) -> Result<Option<i64>, ApiError> {
+        let row = sqlx::query(
+            "SELECT id FROM matches WHERE kind = 'test' AND requested_by = ? AND state IN ('queued', 'running')",
+        )
+        .bind(entrant)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    /// Takes the oldest queued match whose two versions are in `ready` (test matches first;
+    /// ladder matches only if `ladder`) for `worker`, with a lease of `lease` seconds.
+    pub async fn claim_match(
+        &self,
+        worker: &str,
+        ready: &[i64],
+        ladder: bool,
+        lease: i64,
+    ) -> Result<Option<MatchJob>, ApiError> {
+        let ready = serde_json::to_string(ready).map_err(ApiError::internal)?;
+        let row = sqlx::query(
+            "UPDATE matches SET state = 'running', attempts = attempts + 1, worker = ?1, lease = ?2 \
+             WHERE id = (SELECT id FROM matches WHERE state = 'queued' \
+               AND first IN (SELECT value FROM json_each(?3)) AND second IN (SELECT value FROM json_each(?3)) \
+               AND (?4 OR kind = 'test') ORDER BY kind = 'ladder', id LIMIT 1) \
+             RETURNING id, first, second, rules, seed",
+        )
+        .bind(worker)
+        .bind(now() + lease)
+        .bind(&ready)
+        .bind(ladder)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db)?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let (first, second): (i64, i64) = (row.get(1), row.get(2));
+        let name = |v: i64| async move {
+            sqlx::query(
+                "SELECT e.name FROM versions v JOIN entrants e ON e.id = v.entrant_id WHERE v.id = ?",
+            )
+            .bind(v)
+            .fetch_one(&self.pool)
+            .await
+            .map(|r| r.get::<String, _>(0))
+            .map_err(db)
+        };
+        Ok(Some(MatchJob {
+            id: row.get(0),
+            first,
+            second,
+            first_name: name(first).await?,
+            second_name: name(second).await?,
+            rules: row.get(3),
+            seed: row.get::<i64, _>(4) as u64,
+        }))
+    }
+
+    /// Renews `worker`'s lease on a match: false if it is no longer its own.
+    pub async fn heartbeat(&self, id: i64, worker: &str, lease: i64) -> Result<bool, ApiError> {
+        let done = sqlx::query(
+            "UPDATE matches SET lease = ? WHERE id = ? AND worker = ? AND state = 'running'",
+        )
+        .bind(now() + lease)
+        .bind(id)
+        .bind(worker)
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Ends a match with its games, all or none, if `worker` still holds it: whether it did.
+    pub async fn finish_match(
+        &self,
+        id: i64,
+        worker: &str,
+        records: &[String],
+    ) -> Result<bool, ApiError> {
+        let mut tx = self.pool.begin().await.map_err(db)?;
+        let held = sqlx::query(
+            "UPDATE matches SET state = 'done', lease = NULL WHERE id = ? AND worker = ? AND state = 'running'",
+        )
+        .bind(id)
+        .bind(worker)
+        .execute(&mut *tx)
+        .await
+        .map_err(db)?;
+        if held.rows_affected() != 1 {
+            return Ok(false);
+        }
+        for r in records {
+            sqlx::query("INSERT INTO games (match_id, record) VALUES (?, ?)")
+                .bind(id)
+                .bind(r)
+                .execute(&mut *tx)
+                .await
+                .map_err(db)?;
+        }
+        tx.commit().await.map_err(db)?;
+        Ok(true)
+    }
+
+    /// Ends a match `worker` holds as failed, with the reason.
+    pub async fn fail_match(&self, id: i64, worker: &str, reason: &str) -> Result<(), ApiError> {
+        sqlx::query(
+            "UPDATE matches SET state = 'failed', lease = NULL, reason = ? WHERE id = ? AND worker = ? AND state = 'running'",
+        )
+        .bind(reason)
+        .bind(id)
+        .bind(worker)
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(())
+    }
+
+    /// Matches whose worker's lease ran out (or, `all_of`, held by a worker whose name starts
+    /// so: the server's own, at start) run again, once; a second loss fails them. How many.
+    pub async fn reap(&self, all_of: Option<&str>) -> Result<u64, ApiError> {
+        let prefix = all_of.map(|p| format!("{p}%"));
+        let lost = sqlx::query(
+            "SELECT id, attempts FROM matches WHERE state = 'running' AND (lease < ? OR worker LIKE ?)",
+        )
+        .bind(now())
+        .bind(prefix.as_deref().unwrap_or(""))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        for row in &lost {
+            let (id, attempts): (i64, i64) = (row.get(0), row.get(1));
+            let (state, reason) = if attempts < 2 {
+                ("queued", "")
+            } else {
+                ("failed", "its worker was lost twice while playing it")
+            };
+            sqlx::query(
+                "UPDATE matches SET state = ?, reason = ?, worker = NULL, lease = NULL WHERE id = ?",
+            )
+            .bind(state)
+            .bind(reason)
+            .bind(id)
+            .execute(&self.pool)
+            .await
+            .map_err(db)?;
+        }
+        Ok(lost.len() as u64)
+    }
+
+    /// Cancels a match not yet done (its worker's result, if it comes, is dropped): whether
+    /// there was one to cancel.
+    pub async fn cancel_match(&self, id: i64, reason: &str) -> Result<bool, ApiError> {
+        let done = sqlx::query(
+            "UPDATE matches SET state = 'cancelled', reason = ?, lease = NULL WHERE id = ? AND state IN ('queued', 'running')",
+        )
+        .bind(reason)
+        .bind(id)
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Plays a match again: the old one is cancelled (its games stop counting) and a new one
+    /// with the same versions, variant and seed is queued. The new one's id.
+    pub async fn rerun_match(&self, id: i64) -> Result<Option<i64>, ApiError> {
+        let mut tx = self.pool.begin().await.map_err(db)?;
+        let row = sqlx::query(
+            "INSERT INTO matches (first, second, state, kind, rules, seed, requested_by) \
+             SELECT first, second, 'queued', kind, rules, seed, requested_by FROM matches \
+             WHERE id = ? AND state IN ('done', 'failed', 'cancelled') RETURNING id",
+        )
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(db)?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let new: i64 = row.get(0);
+        sqlx::query("UPDATE matches SET state = 'cancelled', reason = ? WHERE id = ?")
+            .bind(format!("rerun as match {new}"))
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .map_err(db)?;
+        tx.commit().await.map_err(db)?;
+        Ok(Some(new))
+    }
+
+    /// Cancels the queued ladder matches of versions no longer on the ladder.
+    pub async fn drop_stale(&self, players: &[i64]) -> Result<(), ApiError> {
+        let players = serde_json::to_string(players).map_err(ApiError::internal)?;
+        sqlx::query(
+            "UPDATE matches SET state = 'cancelled', reason = 'a version left the ladder before it was played' \
+             WHERE state = 'queued' AND kind = 'ladder' AND (first NOT IN (SELECT value FROM json_each(?1)) \
+             OR second NOT IN (SELECT value FROM json_each(?1)))",
+        )
+        .bind(&players)
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(())
+    }
+
+    /// Games of the ladder between each pair of versions (lower id first), counting a match
+    /// queued or running as its two games to come.
+    pub async fn pair_games(&self) -> Result<Vec<((i64, i64), i64)>, ApiError> {
+        let rows = sqlx::query(
+            "SELECT MIN(m.first, m.second), MAX(m.first, m.second), \
+             SUM(CASE WHEN m.state = 'done' THEN (SELECT COUNT(*) FROM games g WHERE g.match_id = m.id) ELSE 2 END) \
+             FROM matches m WHERE m.kind = 'ladder' AND m.state IN ('done', 'queued', 'running') GROUP BY 1, 2",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows
+            .iter()
+            .map(|r| ((r.get(0), r.get(1)), r.get(2)))
+            .collect())
+    }
+
+    /// The ladder's games (matches done, not tests): (match, record as JSON), in the order
+    /// played.
+    pub async fn games(&self) -> Result<Vec<(i64, String)>, ApiError> {
+        let rows = sqlx::query(
+            "SELECT g.match_id, g.record FROM games g JOIN matches m ON m.id = g.match_id \
+             WHERE m.state = 'done' AND m.kind = 'ladder' ORDER BY g.id",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    /// The games of done matches an entrant played (`None`: everyone's), tests included, in
+    /// the order played, as records.
+    pub async fn games_of(&self, entrant: Option<i64>) -> Result<Vec<String>, ApiError> {
+        let rows = sqlx::query(
+            "SELECT g.record FROM games g JOIN matches m ON m.id = g.match_id \
+             JOIN versions va ON va.id = m.first JOIN versions vb ON vb.id = m.second \
+             WHERE m.state = 'done' AND (?1 IS NULL OR va.entrant_id = ?1 OR vb.entrant_id = ?1) ORDER BY g.id",
+        )
+        .bind(entrant)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// One match.
+    pub async fn match_row(&self, id: i64) -> Result<Option<MatchRow>, ApiError> {
+        let row = sqlx::query(&format!("{MATCH_ROW} WHERE m.id = ?"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(row.as_ref().map(match_row))
+    }
+
+    /// The latest `limit` matches, of one entrant's (by name) or of all, newest first.
+    pub async fn match_rows(
+        &self,
+        entrant: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<MatchRow>, ApiError> {
+        let rows = sqlx::query(&format!(
+            "{MATCH_ROW} WHERE ?1 IS NULL OR ea.name = ?1 OR eb.name = ?1 ORDER BY m.id DESC LIMIT ?2"
+        ))
+        .bind(entrant)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows.iter().map(match_row).collect())
+    }
+
+    /// A match's games, as records.
+    pub async fn match_games(&self, id: i64) -> Result<Vec<String>, ApiError> {
+        let rows = sqlx::query("SELECT record FROM games WHERE match_id = ? ORDER BY id")
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// The last `n` games a version played (done matches), newest first, as records.
+    pub async fn recent_games(&self, version: i64, n: i64) -> Result<Vec<String>, ApiError> {
+        let rows = sqlx::query(
+            "SELECT g.record FROM games g JOIN matches m ON m.id = g.match_id \
+             WHERE m.state = 'done' AND (m.first = ?1 OR m.second = ?1) ORDER BY g.id DESC LIMIT ?2",
+        )
+        .bind(version)
+        .bind(n)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// Whether a switch of the host's is on.
+    pub async fn switch(&self, name: &str) -> Result<bool, ApiError> {
+        let row = sqlx::query("SELECT value FROM switches WHERE name = ?")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(row.is_some_and(|r| r.get::<i64, _>(0) != 0))
+    }
+
+    /// Sets a switch of the host's.
+    pub async fn set_switch(&self, name: &str, on: bool) -> Result<(), ApiError> {
+        sqlx::query(
+            "INSERT INTO switches (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET value = ?2",
+        )
+        .bind(name)
+        .bind(i64::from(on))
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A store in a temporary file with entrants a, b, c, each with an admitted version
+    /// (rows 1, 2, 3).
+    async fn store(dir: &std::path::Path) -> Store {
+        let url = format!("sqlite://{}", dir.join("t.db").display());
+        let store = Store::open(&url).await.unwrap();
+        for (i, name) in ["a", "b", "c"].iter().enumerate() {
+            store
+                .sign_up(name, None, &format!("token-{name}"))
+                .await
+                .unwrap();
+            let n = store.add_version(i as i64 + 1, "d", 1, 1).await.unwrap();
+            assert_eq!(n, 1);
+        }
+        store
+    }
+
+    fn run<F: std::future::Future>(f: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    #[test]
+    fn test_matches_go_first_and_only_between_ready_versions() {
+        let dir = tempfile::tempdir().unwrap();
+        run(async {
+            let s = store(dir.path()).await;
+            let ladder = s
+                .queue_match(1, 2, Kind::Ladder, "quads", None)
+                .await
+                .unwrap();
+            let test = s
+                .queue_match(1, 3, Kind::Test, "classic", Some(1))
+                .await
+                .unwrap();
+            assert_eq!(s.pending_test(1).await.unwrap(), Some(test));
+            assert_eq!(s.pending_test(2).await.unwrap(), None);
+            // 3 is not ready: the test match waits, the ladder match goes.
+            let got = s
+                .claim_match("w", &[1, 2], true, 60)
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(
+                (got.id, got.seed, got.rules.as_str()),
+                (ladder, ladder as u64, "quads")
+            );
+            assert_eq!(
+                (got.first_name.as_str(), got.second_name.as_str()),
+                ("a", "b")
+            );
+            // Ladder matches only when the ladder is not paused; tests always.
+            s.queue_match(2, 1, Kind::Ladder, "quads", None)
+                .await
+                .unwrap();
+            assert_eq!(s.claim_match("w", &[1, 2], false, 60).await.unwrap(), None);
+            let got = s
+                .claim_match("w", &[1, 2, 3], false, 60)
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(
+                (got.id, got.seed, got.rules.as_str()),
+                (test, test as u64, "classic")
+            );
+        });
+    }
+
+    #[test]
+    fn only_the_lease_holder_hands_in_games_and_a_lost_lease_reruns_once() {
+        let dir = tempfile::tempdir().unwrap();
+        run(async {
+            let s = store(dir.path()).await;
+            let id = s
+                .queue_match(1, 2, Kind::Ladder, "quads", None)
+                .await
+                .unwrap();
+            s.claim_match("w1", &[1, 2], true, 60)
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(s.heartbeat(id, "w1", 60).await.unwrap());
+            assert!(!s.heartbeat(id, "w2", 60).await.unwrap());
+            assert_eq!(s.reap(None).await.unwrap(), 0, "the lease holds");
+            // A lease in the past: the match is queued again, and w1's games are refused.
+            assert!(s.heartbeat(id, "w1", -1).await.unwrap());
+            assert_eq!(s.reap(None).await.unwrap(), 1);
+            assert!(!s.finish_match(id, "w1", &["{}".to_owned()]).await.unwrap());
+            assert_eq!(s.match_games(id).await.unwrap().len(), 0);
+            // The second taker's lease is lost too: the match fails instead of a third try.
+            s.claim_match("w2", &[1, 2], true, -1)
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(s.reap(None).await.unwrap(), 1);
+            let row = s.match_row(id).await.unwrap().unwrap();
+            assert_eq!(
+                (row.state.as_str(), row.reason.as_str()),
+                ("failed", "its worker was lost twice while playing it")
+            );
+            // The server's own workers' matches, at start, are reaped at once.
+            let next = s
+                .queue_match(1, 2, Kind::Ladder, "quads", None)
+                .await
+                .unwrap();
+            s.claim_match("local-1", &[1, 2], true, 60)
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(s.reap(Some("local-")).await.unwrap(), 1);
+            let got = s
+                .claim_match("w3", &[1, 2], true, 60)
+                .await
+                .unwrap()
+                .unwrap();
+            assert_eq!(got.id, next);
+            assert!(s
+                .finish_match(next, "w3", &["{}".to_owned(), "{}".to_owned()])
+                .await
+                .unwrap());
+            assert_eq!(s.match_games(next).await.unwrap().len(), 2);
+            assert_eq!(s.pair_games().await.unwrap(), vec![((1, 2), 2)]);
+        });
+    }
+
+    #[test]
+    fn reruns_and_cancels() {
+        let dir = tempfile::tempdir().unwrap();
+        run(async {
+            let s = store(dir.path()).await;
+            let id = s
+                .queue_match(1, 2, Kind::Ladder, "quads", None)
+                .await
+                .unwrap();
+            assert_eq!(s.rerun_match(id).await.unwrap(), None, "not over yet");
+            s.claim_match("w", &[1, 2], true, 60)
+                .await
+                .unwrap()
+                .unwrap();
+            // Cancelled while running: the worker's games are refused.
+            assert!(s.cancel_match(id, "cancelled by the host").await.unwrap());
+            assert!(!s.finish_match(id, "w", &["{}".to_owned()]).await.unwrap());
+            assert!(!s.cancel_match(id, "again").await.unwrap());
+            let new = s.rerun_match(id).await.unwrap().unwrap();
+            let (old, rerun) = (
+                s.match_row(id).await.unwrap().unwrap(),
+                s.match_row(new).await.unwrap().unwrap(),
+            );
+            assert_eq!(old.reason, format!("rerun as match {new}"));
+            assert_eq!(
+                (
+                    rerun.state.as_str(),
+                    rerun.seed,
+                    rerun.first_version,
+                    rerun.second_version
+                ),
+                ("queued", old.seed, 1, 1)
+            );
+            // A queued ladder match of a version that left the ladder is dropped.
+            s.drop_stale(&[1, 3]).await.unwrap();
+            assert_eq!(s.match_row(new).await.unwrap().unwrap().state, "cancelled");
+        });
+    }
+}

@@ -1,0 +1,10 @@
+//! `quads serve` and `quads submit` as a host and its entrants use them: a real server process
+//! on a free port with its SQLite file, real HTTP; invites, sign-up, uploads by the CLI and by
+//! hand, downloads, refusals, archives made by an attacker's tools (Python's tarfile and
+//! zipfile), and a restart after SIGKILL that keeps everything.
+
+mod harness;
+mod ladder;
+mod matches;
+mod pipeline;
+mod uploads;
