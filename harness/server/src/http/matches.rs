@@ -212,12 +212,7 @@ pub(crate) async fn queue_test(
 ) -> Result<i64, ApiError> {
     let store = &app.0.store;
     let conflict = |m: String| ApiError::new(StatusCode::CONFLICT, m);
-    if let Some(why) = &who.disabled {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            format!("the host disabled this account: {why}"),
-        ));
-    }
+    super::enabled(who)?;
     if ask.opponent == who.name {
         return Err(ApiError::bad(
             "a test match needs an opponent other than you",

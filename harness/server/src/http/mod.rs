@@ -118,6 +118,17 @@ async fn entrant(app: &App, headers: &HeaderMap) -> Result<Entrant, ApiError> {
         .ok_or_else(unauthorized)
 }
 
+/// A refusal if the host disabled the entrant.
+fn enabled(who: &Entrant) -> Result<(), ApiError> {
+    match &who.disabled {
+        Some(why) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("the host disabled this account: {why}"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The host's token, or a refusal.
 fn admin(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
     match bearer(headers) {

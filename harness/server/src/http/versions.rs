@@ -14,7 +14,7 @@ use serde_json::json;
 
 use super::{entrant, query, secret, App, Query, Waiter};
 use crate::pipeline;
-use crate::store::Entrant;
+use crate::store::{Entrant, Version};
 use crate::unpack::{one_file, unpack, UnpackError};
 use crate::{pack, ApiError, ServerConfig};
 
@@ -63,13 +63,7 @@ pub(super) async fn report(
     headers: HeaderMap,
     UrlPath(n): UrlPath<i64>,
 ) -> Result<Response, ApiError> {
-    let who = entrant(&app, &headers).await?;
-    let v = app
-        .0
-        .store
-        .version(who.id, n)
-        .await?
-        .ok_or_else(no_version)?;
+    let (who, v) = own_version(&app, &headers, n).await?;
     let job = app
         .0
         .store
@@ -96,18 +90,28 @@ pub(super) fn no_version() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "you have no such version")
 }
 
-pub(super) async fn download(
-    State(app): State<App>,
-    headers: HeaderMap,
-    UrlPath(n): UrlPath<i64>,
-) -> Result<Response, ApiError> {
-    let who = entrant(&app, &headers).await?;
+/// The caller and its version `n`.
+async fn own_version(
+    app: &App,
+    headers: &HeaderMap,
+    n: i64,
+) -> Result<(Entrant, Version), ApiError> {
+    let who = entrant(app, headers).await?;
     let v = app
         .0
         .store
         .version(who.id, n)
         .await?
         .ok_or_else(no_version)?;
+    Ok((who, v))
+}
+
+pub(super) async fn download(
+    State(app): State<App>,
+    headers: HeaderMap,
+    UrlPath(n): UrlPath<i64>,
+) -> Result<Response, ApiError> {
+    let (who, v) = own_version(&app, &headers, n).await?;
     let path = blob(&app.0.config, &v.digest);
     let bytes = tokio::fs::read(&path)
         .await
@@ -246,12 +250,7 @@ pub(super) async fn accept(
     who: &Entrant,
     upload: Upload,
 ) -> Result<serde_json::Value, ApiError> {
-    if let Some(why) = &who.disabled {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            format!("the host disabled this account: {why}"),
-        ));
-    }
+    super::enabled(who)?;
     if app.0.store.switch(FROZEN).await? {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,

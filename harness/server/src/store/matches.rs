@@ -1,6 +1,6 @@
 //! The matches: queued by the ladder (or by an entrant, a test match), taken by a worker with
 //! a lease its heartbeat renews, finished with their games in one transaction (only by the
-//! worker that still holds the lease, so no game is counted twice), and the host's switches.
+//! worker that still holds the lease, so no game is counted twice), rerun and cancelled.
 
 use sqlx::Row;
 
@@ -22,25 +22,6 @@ pub struct MatchJob {
     pub seed: u64,
 }
 
-/// A match as the pages and the API show it.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct MatchRow {
-    pub id: i64,
-    /// `ladder` or `test`.
-    pub kind: String,
-    /// `queued`, `running`, `done`, `failed` or `cancelled`.
-    pub state: String,
-    pub first: String,
-    pub first_version: i64,
-    pub second: String,
-    pub second_version: i64,
-    pub rules: String,
-    pub seed: i64,
-    /// Why it failed or was cancelled.
-    pub reason: String,
-    pub created: String,
-}
-
 /// A match is ladder or test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -49,33 +30,11 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn word(self) -> &'static str {
+    pub(super) fn word(self) -> &'static str {
         match self {
             Kind::Ladder => "ladder",
             Kind::Test => "test",
         }
-    }
-}
-
-const MATCH_ROW: &str =
-    "SELECT m.id, m.kind, m.state, ea.name, va.number, eb.name, vb.number, m.rules, m.seed, \
-     m.reason, m.created FROM matches m \
-     JOIN versions va ON va.id = m.first JOIN entrants ea ON ea.id = va.entrant_id \
-     JOIN versions vb ON vb.id = m.second JOIN entrants eb ON eb.id = vb.entrant_id";
-
-fn match_row(r: &sqlx::sqlite::SqliteRow) -> MatchRow {
-    MatchRow {
-        id: r.get(0),
-        kind: r.get(1),
-        state: r.get(2),
-        first: r.get(3),
-        first_version: r.get(4),
-        second: r.get(5),
-        second_version: r.get(6),
-        rules: r.get(7),
-        seed: r.get(8),
-        reason: r.get(9),
-        created: r.get(10),
     }
 }
 
@@ -166,23 +125,22 @@ impl Store {
         let Some(row) = row else {
             return Ok(None);
         };
-        let (first, second): (i64, i64) = (row.get(1), row.get(2));
-        let name = |v: i64| async move {
-            sqlx::query(
-                "SELECT e.name FROM versions v JOIN entrants e ON e.id = v.entrant_id WHERE v.id = ?",
-            )
-            .bind(v)
-            .fetch_one(&self.pool)
-            .await
-            .map(|r| r.get::<String, _>(0))
-            .map_err(db)
-        };
+        let (id, first, second): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
+        let names = sqlx::query(
+            "SELECT ea.name, eb.name FROM versions va JOIN entrants ea ON ea.id = va.entrant_id, \
+             versions vb JOIN entrants eb ON eb.id = vb.entrant_id WHERE va.id = ? AND vb.id = ?",
+        )
+        .bind(first)
+        .bind(second)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(db)?;
         Ok(Some(MatchJob {
-            id: row.get(0),
+            id,
             first,
             second,
-            first_name: name(first).await?,
-            second_name: name(second).await?,
+            first_name: names.get(0),
+            second_name: names.get(1),
             rules: row.get(3),
             seed: row.get::<i64, _>(4) as u64,
         }))
@@ -329,125 +287,6 @@ impl Store {
              OR second NOT IN (SELECT value FROM json_each(?1)))",
         )
         .bind(&players)
-        .execute(&self.pool)
-        .await
-        .map_err(db)?;
-        Ok(())
-    }
-
-    /// Games of the ladder between each pair of versions (lower id first), counting a match
-    /// queued or running as its two games to come.
-    pub async fn pair_games(&self) -> Result<Vec<((i64, i64), i64)>, ApiError> {
-        let rows = sqlx::query(
-            "SELECT MIN(m.first, m.second), MAX(m.first, m.second), \
-             SUM(CASE WHEN m.state = 'done' THEN (SELECT COUNT(*) FROM games g WHERE g.match_id = m.id) ELSE 2 END) \
-             FROM matches m WHERE m.kind = 'ladder' AND m.state IN ('done', 'queued', 'running') GROUP BY 1, 2",
-        )
-        .fetch_all(&self.pool)
-        .await
-        .map_err(db)?;
-        Ok(rows
-            .iter()
-            .map(|r| ((r.get(0), r.get(1)), r.get(2)))
-            .collect())
-    }
-
-    /// The ladder's games (matches done, not tests): (match, record as JSON), in the order
-    /// played.
-    pub async fn games(&self) -> Result<Vec<(i64, String)>, ApiError> {
-        let rows = sqlx::query(
-            "SELECT g.match_id, g.record FROM games g JOIN matches m ON m.id = g.match_id \
-             WHERE m.state = 'done' AND m.kind = 'ladder' ORDER BY g.id",
-        )
-        .fetch_all(&self.pool)
-        .await
-        .map_err(db)?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
-    }
-
-    /// The games of done matches an entrant played (`None`: everyone's), tests included, in
-    /// the order played, as records.
-    pub async fn games_of(&self, entrant: Option<i64>) -> Result<Vec<String>, ApiError> {
-        let rows = sqlx::query(
-            "SELECT g.record FROM games g JOIN matches m ON m.id = g.match_id \
-             JOIN versions va ON va.id = m.first JOIN versions vb ON vb.id = m.second \
-             WHERE m.state = 'done' AND (?1 IS NULL OR va.entrant_id = ?1 OR vb.entrant_id = ?1) ORDER BY g.id",
-        )
-        .bind(entrant)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(db)?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
-    }
-
-    /// One match.
-    pub async fn match_row(&self, id: i64) -> Result<Option<MatchRow>, ApiError> {
-        let row = sqlx::query(&format!("{MATCH_ROW} WHERE m.id = ?"))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(db)?;
-        Ok(row.as_ref().map(match_row))
-    }
-
-    /// The latest `limit` matches, of one entrant's (by name) or of all, newest first.
-    pub async fn match_rows(
-        &self,
-        entrant: Option<&str>,
-        limit: i64,
-    ) -> Result<Vec<MatchRow>, ApiError> {
-        let rows = sqlx::query(&format!(
-            "{MATCH_ROW} WHERE ?1 IS NULL OR ea.name = ?1 OR eb.name = ?1 ORDER BY m.id DESC LIMIT ?2"
-        ))
-        .bind(entrant)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(db)?;
-        Ok(rows.iter().map(match_row).collect())
-    }
-
-    /// A match's games, as records.
-    pub async fn match_games(&self, id: i64) -> Result<Vec<String>, ApiError> {
-        let rows = sqlx::query("SELECT record FROM games WHERE match_id = ? ORDER BY id")
-            .bind(id)
-            .fetch_all(&self.pool)
-            .await
-            .map_err(db)?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
-    }
-
-    /// The last `n` games a version played (done matches), newest first, as records.
-    pub async fn recent_games(&self, version: i64, n: i64) -> Result<Vec<String>, ApiError> {
-        let rows = sqlx::query(
-            "SELECT g.record FROM games g JOIN matches m ON m.id = g.match_id \
-             WHERE m.state = 'done' AND (m.first = ?1 OR m.second = ?1) ORDER BY g.id DESC LIMIT ?2",
-        )
-        .bind(version)
-        .bind(n)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(db)?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
-    }
-
-    /// Whether a switch of the host's is on.
-    pub async fn switch(&self, name: &str) -> Result<bool, ApiError> {
-        let row = sqlx::query("SELECT value FROM switches WHERE name = ?")
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(db)?;
-        Ok(row.is_some_and(|r| r.get::<i64, _>(0) != 0))
-    }
-
-    /// Sets a switch of the host's.
-    pub async fn set_switch(&self, name: &str, on: bool) -> Result<(), ApiError> {
-        sqlx::query(
-            "INSERT INTO switches (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET value = ?2",
-        )
-        .bind(name)
-        .bind(i64::from(on))
         .execute(&self.pool)
         .await
         .map_err(db)?;

@@ -1,10 +1,12 @@
 //! The database: entrants, their tokens, invites, versions and the pipeline's jobs, behind
-//! typed calls (the matches are in [`matches`]). SQLite here (one file, WAL, foreign keys on);
+//! typed calls (the matches are in [`matches`] and [`reads`]). SQLite here (one file, WAL, foreign keys on);
 //! the schema is `migrations/`, embedded and applied at start.
 
 mod matches;
+mod reads;
 
-pub use matches::{Kind, MatchJob, MatchRow};
+pub use matches::{Kind, MatchJob};
+pub use reads::MatchRow;
 
 use std::str::FromStr;
 
@@ -267,26 +269,20 @@ impl Store {
 
     /// Every entrant's active version, by entrant.
     pub async fn actives(&self) -> Result<Vec<Active>, ApiError> {
-        let rows =
-            sqlx::query("SELECT name, active FROM entrants WHERE active IS NOT NULL ORDER BY id")
-                .fetch_all(&self.pool)
-                .await
-                .map_err(db)?;
-        Ok(rows
-            .iter()
-            .map(|r| Active {
-                entrant: r.get(0),
-                version: r.get(1),
-            })
-            .collect())
+        self.active_versions("").await
     }
 
     /// The versions the ladder plays: the active ones, not paused, of entrants not disabled.
     pub async fn players(&self) -> Result<Vec<Active>, ApiError> {
-        let rows = sqlx::query(
-            "SELECT e.name, e.active FROM entrants e JOIN versions v ON v.id = e.active \
-             WHERE v.paused IS NULL AND e.disabled IS NULL ORDER BY e.id",
-        )
+        self.active_versions("WHERE v.paused IS NULL AND e.disabled IS NULL")
+            .await
+    }
+
+    /// The active versions `filter` keeps, by entrant.
+    async fn active_versions(&self, filter: &str) -> Result<Vec<Active>, ApiError> {
+        let rows = sqlx::query(&format!(
+            "SELECT e.name, e.active FROM entrants e JOIN versions v ON v.id = e.active {filter} ORDER BY e.id"
+        ))
         .fetch_all(&self.pool)
         .await
         .map_err(db)?;

@@ -1,0 +1,169 @@
+//! What the pages and the API read of the matches (their rows, their games), and the host's
+//! switches.
+
+use sqlx::Row;
+
+use super::{db, Store};
+use crate::ApiError;
+
+/// A match as the pages and the API show it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MatchRow {
+    pub id: i64,
+    /// `ladder` or `test`.
+    pub kind: String,
+    /// `queued`, `running`, `done`, `failed` or `cancelled`.
+    pub state: String,
+    pub first: String,
+    pub first_version: i64,
+    pub second: String,
+    pub second_version: i64,
+    pub rules: String,
+    pub seed: i64,
+    /// Why it failed or was cancelled.
+    pub reason: String,
+    pub created: String,
+}
+
+const MATCH_ROW: &str =
+    "SELECT m.id, m.kind, m.state, ea.name, va.number, eb.name, vb.number, m.rules, m.seed, \
+     m.reason, m.created FROM matches m \
+     JOIN versions va ON va.id = m.first JOIN entrants ea ON ea.id = va.entrant_id \
+     JOIN versions vb ON vb.id = m.second JOIN entrants eb ON eb.id = vb.entrant_id";
+
+fn match_row(r: &sqlx::sqlite::SqliteRow) -> MatchRow {
+    MatchRow {
+        id: r.get(0),
+        kind: r.get(1),
+        state: r.get(2),
+        first: r.get(3),
+        first_version: r.get(4),
+        second: r.get(5),
+        second_version: r.get(6),
+        rules: r.get(7),
+        seed: r.get(8),
+        reason: r.get(9),
+        created: r.get(10),
+    }
+}
+
+impl Store {
+    /// Games of the ladder between each pair of versions (lower id first), counting a match
+    /// queued or running as its two games to come.
+    pub async fn pair_games(&self) -> Result<Vec<((i64, i64), i64)>, ApiError> {
+        let rows = sqlx::query(
+            "SELECT MIN(m.first, m.second), MAX(m.first, m.second), \
+             SUM(CASE WHEN m.state = 'done' THEN (SELECT COUNT(*) FROM games g WHERE g.match_id = m.id) ELSE 2 END) \
+             FROM matches m WHERE m.kind = 'ladder' AND m.state IN ('done', 'queued', 'running') GROUP BY 1, 2",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows
+            .iter()
+            .map(|r| ((r.get(0), r.get(1)), r.get(2)))
+            .collect())
+    }
+
+    /// The ladder's games (matches done, not tests): (match, record as JSON), in the order
+    /// played.
+    pub async fn games(&self) -> Result<Vec<(i64, String)>, ApiError> {
+        let rows = sqlx::query(
+            "SELECT g.match_id, g.record FROM games g JOIN matches m ON m.id = g.match_id \
+             WHERE m.state = 'done' AND m.kind = 'ladder' ORDER BY g.id",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    /// The games of done matches an entrant played (`None`: everyone's), tests included, in
+    /// the order played, as records.
+    pub async fn games_of(&self, entrant: Option<i64>) -> Result<Vec<String>, ApiError> {
+        let rows = sqlx::query(
+            "SELECT g.record FROM games g JOIN matches m ON m.id = g.match_id \
+             JOIN versions va ON va.id = m.first JOIN versions vb ON vb.id = m.second \
+             WHERE m.state = 'done' AND (?1 IS NULL OR va.entrant_id = ?1 OR vb.entrant_id = ?1) ORDER BY g.id",
+        )
+        .bind(entrant)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// One match.
+    pub async fn match_row(&self, id: i64) -> Result<Option<MatchRow>, ApiError> {
+        let row = sqlx::query(&format!("{MATCH_ROW} WHERE m.id = ?"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(row.as_ref().map(match_row))
+    }
+
+    /// The latest `limit` matches, of one entrant's (by name) or of all, newest first.
+    pub async fn match_rows(
+        &self,
+        entrant: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<MatchRow>, ApiError> {
+        let rows = sqlx::query(&format!(
+            "{MATCH_ROW} WHERE ?1 IS NULL OR ea.name = ?1 OR eb.name = ?1 ORDER BY m.id DESC LIMIT ?2"
+        ))
+        .bind(entrant)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows.iter().map(match_row).collect())
+    }
+
+    /// A match's games, as records.
+    pub async fn match_games(&self, id: i64) -> Result<Vec<String>, ApiError> {
+        let rows = sqlx::query("SELECT record FROM games WHERE match_id = ? ORDER BY id")
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// The last `n` games a version played (done matches), newest first, as records.
+    pub async fn recent_games(&self, version: i64, n: i64) -> Result<Vec<String>, ApiError> {
+        let rows = sqlx::query(
+            "SELECT g.record FROM games g JOIN matches m ON m.id = g.match_id \
+             WHERE m.state = 'done' AND (m.first = ?1 OR m.second = ?1) ORDER BY g.id DESC LIMIT ?2",
+        )
+        .bind(version)
+        .bind(n)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// Whether a switch of the host's is on.
+    pub async fn switch(&self, name: &str) -> Result<bool, ApiError> {
+        let row = sqlx::query("SELECT value FROM switches WHERE name = ?")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(row.is_some_and(|r| r.get::<i64, _>(0) != 0))
+    }
+
+    /// Sets a switch of the host's.
+    pub async fn set_switch(&self, name: &str, on: bool) -> Result<(), ApiError> {
+        sqlx::query(
+            "INSERT INTO switches (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET value = ?2",
+        )
+        .bind(name)
+        .bind(i64::from(on))
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(())
+    }
+}
