@@ -1,10 +1,13 @@
 //! `quads serve` and `quads submit` as a host and its entrants use them: a real server process
 //! on a free port with its SQLite file, real HTTP; invites, sign-up, uploads by the CLI and by
 //! hand, downloads, refusals, archives made by an attacker's tools (Python's tarfile and
-//! zipfile), and a restart after SIGKILL that keeps everything.
+//! zipfile), and a restart after SIGKILL that keeps everything; the pages with their cookies,
+//! CSRF tokens and privacy.
 
 mod harness;
 mod ladder;
 mod matches;
+mod pages;
 mod pipeline;
 mod uploads;
+mod visitor;

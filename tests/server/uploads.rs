@@ -73,7 +73,7 @@ fn what_is_not_yours_or_not_allowed_is_refused_with_one_line() {
         (code, body),
         (
             401,
-            json!({"error": "give your token: Authorization: Bearer TOKEN"})
+            json!({"error": "give your token (Authorization: Bearer TOKEN) or log in"})
         )
     );
     assert_eq!(server.me("not-a-token").0, 401);

@@ -11,6 +11,7 @@
 //! movetime = "1s"                      # the event's limit per move (the check uses it)
 //! workers = 1                          # matches played at once by the server itself
 //! crash_streak = 3                     # games in a row lost by faults that pause a bot (0: never)
+//! secure_cookies = false               # true behind HTTPS: the pages' cookies are then Secure
 //! [limits]
 //! upload_bytes = 8388608               # the largest upload (8 MiB)
 //! unpacked_bytes = 67108864            # what it may unpack to (64 MiB)
@@ -70,6 +71,8 @@ struct File {
     workers: Option<usize>,
     crash_streak: Option<u32>,
     #[serde(default)]
+    secure_cookies: bool,
+    #[serde(default)]
     limits: Limits,
 }
 
@@ -98,6 +101,8 @@ pub struct ServerConfig {
     pub workers: usize,
     /// A version that loses this many games in a row by faults of its own is paused (0: never).
     pub crash_streak: u32,
+    /// The pages' cookies are marked `Secure` (sent over HTTPS only): for a server behind TLS.
+    pub secure_cookies: bool,
 }
 
 /// The default address.
@@ -168,6 +173,7 @@ impl ServerConfig {
         Ok(ServerConfig {
             workers: file.workers.unwrap_or(WORKERS),
             crash_streak: file.crash_streak.unwrap_or(CRASH_STREAK),
+            secure_cookies: file.secure_cookies,
             variants,
             movetime,
             name: file.name,
@@ -210,6 +216,7 @@ mod tests {
         assert_eq!(c.variants, vec![quads_rules::Rules::QUADS]);
         assert_eq!(c.limits, Limits::default());
         assert_eq!((c.workers, c.crash_streak), (WORKERS, CRASH_STREAK));
+        assert!(!c.secure_cookies);
         let bad = [
             (
                 "admin_token = \"short\"",

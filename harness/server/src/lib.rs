@@ -3,7 +3,8 @@
 //! version, unpacked under the server's checks, its manifest read as `quads tournament` reads
 //! an entrant's, stored content-addressed, then built in the sandbox and put through `quads
 //! check` by the pipeline, then played on a ladder that always has a match running, rated with
-//! intervals by the server's workers. Next: the pages, remote workers (issue 27).
+//! intervals by the server's workers; and the pages over all of it (crate::pages). Next: remote
+//! workers (issue 28).
 //!
 //! The front end (`quads serve`, `quads submit`) is the CLI; this crate prints nothing.
 
@@ -12,8 +13,10 @@ mod error;
 mod http;
 mod ladder;
 pub mod pack;
+mod pages;
 mod pipeline;
 mod secret;
+mod session;
 mod store;
 pub mod unpack;
 

@@ -25,10 +25,19 @@ use crate::report::Report;
 pub const REPORT_FILE: &str = "report.html";
 
 const TEMPLATE: &str = include_str!("template.html");
-const CSS: &str = include_str!("report.css");
+/// The page's style (also the server's pages', for their lists of games).
+pub const CSS: &str = include_str!("report.css");
+/// The list of games (a `<section id="games">`) and the replay dialog, as the report has them:
+/// another page (the server's match page) that holds both, the data element ([`games_data`])
+/// and the [`SCRIPTS`] lists and replays its games as the report does.
+pub const GAMES_SECTION: &str = include_str!("games.html");
+/// The replay dialog (see [`GAMES_SECTION`]).
+pub const REPLAY_DIALOG: &str = include_str!("replay.html");
+/// The id of the `<script type="application/json">` element that holds the games' data.
+pub const DATA_ID: &str = "data";
 /// The scripts, in the order they run: drawing pieces, replaying moves, the replay dialog,
 /// then the list of games, which starts the page.
-const SCRIPTS: [&str; 4] = [
+pub const SCRIPTS: [&str; 4] = [
     include_str!("pieces.js"),
     include_str!("replay.js"),
     include_str!("viewer.js"),
@@ -63,7 +72,7 @@ pub fn render(page: &Page<'_>) -> String {
     } else {
         ""
     };
-    let data = escape::json_in_script(&data::games_json(report, page.log_bases, page.analysis));
+    let data = games_data(report, page.log_bases, page.analysis);
     let script = SCRIPTS.join("\n");
     escape::fill(
         TEMPLATE,
@@ -78,10 +87,18 @@ pub fn render(page: &Page<'_>) -> String {
             ("forfeits", &tables::forfeits(report)),
             ("nav_analysis", nav_analysis),
             ("analysis", &analysis),
+            ("games", GAMES_SECTION),
+            ("replay", REPLAY_DIALOG),
             ("data", &data),
             ("script", &script),
         ],
     )
+}
+
+/// The games' data as the scripts read it, escaped for the inside of a `<script>` element (the
+/// one with id [`DATA_ID`]): `log_bases` as in [`Page`].
+pub fn games_data(report: &Report, log_bases: &[String], analysis: Option<&Analysis>) -> String {
+    escape::json_in_script(&data::games_json(report, log_bases, analysis))
 }
 
 #[cfg(test)]

@@ -10,8 +10,9 @@ use quads_record::{GameRecord, Player};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{admin, body, entrant, is_admin, query, App, Body, Query, Waiter};
+use super::{body, caller, entrant, host_reader, query, reader, App, Body, Query, Waiter};
 use crate::ladder::worker::{folder, replay_command};
+use crate::session::Visitor;
 use crate::store::{Kind, MatchRow};
 use crate::ApiError;
 
@@ -134,7 +135,7 @@ pub(super) async fn my_games(
     State(app): State<App>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let who = entrant(&app, &headers).await?;
+    let who = reader(&app, &headers).await?;
     let lines = app.0.store.games_of(Some(who.id)).await?;
     Ok(jsonl(&lines, &format!("{}-games.jsonl", who.name)))
 }
@@ -143,7 +144,7 @@ pub(super) async fn all_games(
     State(app): State<App>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    admin(&app, &headers)?;
+    host_reader(&app, &headers).await?;
     let lines = app.0.store.games_of(None).await?;
     Ok(jsonl(&lines, &format!("{}-games.jsonl", app.0.config.name)))
 }
@@ -188,10 +189,10 @@ pub(super) async fn log(
     headers: HeaderMap,
     UrlPath((id, file)): UrlPath<(i64, String)>,
 ) -> Result<Response, ApiError> {
-    let owner = if is_admin(&app, &headers) {
-        None
-    } else {
-        Some(entrant(&app, &headers).await?.name)
+    let owner = match caller(&app, &headers).await? {
+        Visitor::Host => None,
+        Visitor::Entrant(e) => Some(e.name),
+        Visitor::Anonymous => return Err(super::unauthorized()),
     };
     let text = log_text(&app, id, &file, owner.as_deref()).await?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())

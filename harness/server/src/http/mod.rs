@@ -1,5 +1,7 @@
 //! The API (JSON over HTTP; every error a status and `{"error": "one line"}`). Tokens go in
-//! `Authorization: Bearer TOKEN`; the host's is the config's `admin_token`.
+//! `Authorization: Bearer TOKEN`; the host's is the config's `admin_token`. The GET calls also
+//! take the pages' session cookie (so the pages link to downloads and logs); the POST calls
+//! take a token only (crate::session says why).
 //!
 //! | call | who | does |
 //! |---|---|---|
@@ -24,33 +26,35 @@
 //! | `POST /api/admin/final` | the host | snapshots the active versions as an entrants folder for `quads tournament` |
 //! | `GET /final` | anyone | the final tournament's report.html, once the host has run it |
 
-mod admin;
-mod matches;
-mod versions;
+pub(crate) mod admin;
+pub(crate) mod matches;
+pub(crate) mod versions;
 
 use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
+use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::pipeline::Signals;
 use crate::secret::{hash, new_secret, same};
+use crate::session::{self, Visitor};
 use crate::store::{Entrant, Store};
 use crate::{ApiError, ServerConfig, Signup};
 
 /// What every handler sees.
 #[derive(Clone)]
-pub struct App(Arc<Inner>);
+pub struct App(pub(crate) Arc<Inner>);
 
-struct Inner {
-    config: ServerConfig,
-    store: Store,
-    signals: Arc<Signals>,
+pub(crate) struct Inner {
+    pub(crate) config: ServerConfig,
+    pub(crate) store: Store,
+    pub(crate) signals: Arc<Signals>,
 }
 
 impl App {
@@ -65,7 +69,7 @@ impl App {
 
 pub fn router(app: App) -> Router {
     let limit = app.0.config.limits.upload_bytes as usize + versions::MULTIPART_ROOM;
-    Router::new()
+    crate::pages::routes()
         .route("/api/invites", post(invite))
         .route("/api/entrants", post(sign_up))
         .route("/api/me", get(me))
@@ -90,6 +94,20 @@ pub fn router(app: App) -> Router {
         .route("/final", get(admin::final_report))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page") })
         .layer(DefaultBodyLimit::max(limit))
+        // Every answer: no sniffing (a bot's log is text, never a page), and the pages' CSP
+        // unless the answer has its own (the final report's).
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(crate::pages::CSP),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
         .with_state(app)
 }
 
@@ -104,8 +122,40 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 fn unauthorized() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
-        "give your token: Authorization: Bearer TOKEN",
+        "give your token (Authorization: Bearer TOKEN) or log in",
     )
+}
+
+/// Who asks, by token (a wrong one is refused), else by session cookie.
+pub(crate) async fn caller(app: &App, headers: &HeaderMap) -> Result<Visitor, ApiError> {
+    match bearer(headers) {
+        Some(t) if same(t, &app.0.config.admin_token) => Ok(Visitor::Host),
+        Some(t) => match app.0.store.entrant_of(&hash(t)).await? {
+            Some(e) => Ok(Visitor::Entrant(e)),
+            None => Err(unauthorized()),
+        },
+        None => session::from_cookie(&app.0.store, headers).await,
+    }
+}
+
+/// The entrant asking to read, by token or session cookie.
+async fn reader(app: &App, headers: &HeaderMap) -> Result<Entrant, ApiError> {
+    match caller(app, headers).await? {
+        Visitor::Entrant(e) => Ok(e),
+        _ => Err(unauthorized()),
+    }
+}
+
+/// The host asking to read, by token or session cookie, or a refusal.
+async fn host_reader(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
+    match caller(app, headers).await? {
+        Visitor::Host => Ok(()),
+        Visitor::Entrant(_) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "only the host may do this",
+        )),
+        Visitor::Anonymous => Err(unauthorized()),
+    }
 }
 
 /// The entrant the request's token names.
@@ -141,19 +191,21 @@ fn admin(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
     }
 }
 
-fn is_admin(app: &App, headers: &HeaderMap) -> bool {
-    bearer(headers).is_some_and(|t| same(t, &app.0.config.admin_token))
-}
-
-fn secret() -> Result<String, ApiError> {
+pub(crate) fn secret() -> Result<String, ApiError> {
     new_secret().map_err(|e| ApiError::internal(format!("no randomness: {e}")))
 }
 
 async fn invite(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
     admin(&app, &headers)?;
+    let code = new_invite(&app).await?;
+    Ok((StatusCode::CREATED, Json(json!({ "invite": code }))).into_response())
+}
+
+/// A new invite code (kept as its hash).
+pub(crate) async fn new_invite(app: &App) -> Result<String, ApiError> {
     let code = secret()?;
     app.0.store.add_invite(&hash(&code)).await?;
-    Ok((StatusCode::CREATED, Json(json!({ "invite": code }))).into_response())
+    Ok(code)
 }
 
 #[derive(Deserialize)]
@@ -185,8 +237,19 @@ async fn sign_up(
     body: Result<Json<SignUp>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(body) = body.map_err(|e| ApiError::bad(e.body_text()))?;
-    check_name(&body.name)?;
-    let invite = match (app.0.config.signup, &body.invite) {
+    let token = new_entrant(&app, &body.name, body.invite.as_deref()).await?;
+    let body = json!({ "name": body.name, "token": token });
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// Signs up entrant `name` (with the invite, if given): its new API token.
+pub(crate) async fn new_entrant(
+    app: &App,
+    name: &str,
+    invite: Option<&str>,
+) -> Result<String, ApiError> {
+    check_name(name)?;
+    let invite = match (app.0.config.signup, invite) {
         (_, Some(code)) => Some(hash(code)),
         (Signup::Open, None) => None,
         (Signup::Invite, None) => {
@@ -199,14 +262,13 @@ async fn sign_up(
     let token = secret()?;
     app.0
         .store
-        .sign_up(&body.name, invite.as_deref(), &hash(&token))
+        .sign_up(name, invite.as_deref(), &hash(&token))
         .await?;
-    let body = json!({ "name": body.name, "token": token });
-    Ok((StatusCode::CREATED, Json(body)).into_response())
+    Ok(token)
 }
 
 async fn me(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let who = entrant(&app, &headers).await?;
+    let who = reader(&app, &headers).await?;
     let versions = app.0.store.versions(who.id).await?;
     Ok(Json(json!({ "name": who.name, "versions": versions })).into_response())
 }

@@ -12,7 +12,7 @@ use quads_tournament::entrants::{read_entrants, Listed, MANIFEST};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{entrant, query, secret, App, Query, Waiter};
+use super::{entrant, query, reader, secret, App, Query, Waiter};
 use crate::pipeline;
 use crate::store::{Entrant, Version};
 use crate::unpack::{one_file, unpack, UnpackError};
@@ -38,7 +38,7 @@ pub(super) async fn version(
     UrlPath(n): UrlPath<i64>,
     q: Query<Wait>,
 ) -> Result<Response, ApiError> {
-    let who = entrant(&app, &headers).await?;
+    let who = reader(&app, &headers).await?;
     let query = query(q)?;
     let mut waiter = Waiter::new(&app, query.wait);
     loop {
@@ -64,6 +64,24 @@ pub(super) async fn report(
     UrlPath(n): UrlPath<i64>,
 ) -> Result<Response, ApiError> {
     let (who, v) = own_version(&app, &headers, n).await?;
+    let (report, build_log) = check_texts(&app, &who, n).await?;
+    let body = json!({
+        "version": v.version,
+        "status": v.status,
+        "reason": v.reason,
+        "report": report,
+        "build_log": build_log,
+    });
+    Ok(Json(body).into_response())
+}
+
+/// Version `n` of `who`'s check: its report and its build log, as far as there are any, with
+/// the server's folders taken out.
+pub(crate) async fn check_texts(
+    app: &App,
+    who: &Entrant,
+    n: i64,
+) -> Result<(Option<String>, Option<String>), ApiError> {
     let job = app
         .0
         .store
@@ -76,14 +94,10 @@ pub(super) async fn report(
             .ok()
             .map(|t| t.replace(&format!("{}/", dir.display()), ""))
     };
-    let body = json!({
-        "version": v.version,
-        "status": v.status,
-        "reason": v.reason,
-        "report": read(dir.join("out").join(quads_record::files::ENTRANTS_MD)),
-        "build_log": read(quads_tournament::build_log(&dir.join("out"), &who.name)),
-    });
-    Ok(Json(body).into_response())
+    Ok((
+        read(dir.join("out").join(quads_record::files::ENTRANTS_MD)),
+        read(quads_tournament::build_log(&dir.join("out"), &who.name)),
+    ))
 }
 
 pub(super) fn no_version() -> ApiError {
@@ -96,7 +110,7 @@ async fn own_version(
     headers: &HeaderMap,
     n: i64,
 ) -> Result<(Entrant, Version), ApiError> {
-    let who = entrant(app, headers).await?;
+    let who = reader(app, headers).await?;
     let v = app
         .0
         .store
@@ -132,7 +146,7 @@ pub(super) fn blob(config: &ServerConfig, digest: &str) -> PathBuf {
 }
 
 /// What a multipart upload held.
-pub(super) enum Upload {
+pub(crate) enum Upload {
     Archive(Vec<u8>),
     File {
         name: String,
@@ -141,14 +155,19 @@ pub(super) enum Upload {
     },
 }
 
-pub(super) async fn read_upload(mut form: Multipart, limit: u64) -> Result<Upload, ApiError> {
+/// The upload a form holds, and its `csrf` field if it has one (the pages' form does). A file
+/// field left empty (a browser sends one with no name) counts as not given.
+pub(crate) async fn read_upload(
+    mut form: Multipart,
+    limit: u64,
+) -> Result<(Upload, Option<String>), ApiError> {
     let too_big = || {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("the upload is over {limit} bytes"),
         )
     };
-    let (mut archive, mut file, mut manifest) = (None, None, None);
+    let (mut archive, mut file, mut manifest, mut csrf) = (None, None, None, None);
     loop {
         let field = match form.next_field().await {
             Ok(Some(f)) => f,
@@ -163,7 +182,11 @@ pub(super) async fn read_upload(mut form: Multipart, limit: u64) -> Result<Uploa
             Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => return Err(too_big()),
             Err(e) => return Err(ApiError::bad(format!("a bad form: {}", e.body_text()))),
         };
+        if file_name.as_deref() == Some("") && bytes.is_empty() {
+            continue;
+        }
         match name.as_str() {
+            crate::session::CSRF_FIELD => csrf = Some(String::from_utf8_lossy(&bytes).into_owned()),
             "archive" => archive = Some(bytes),
             "file" => file = Some((file_name.unwrap_or_default(), bytes)),
             "manifest" => manifest = Some(bytes),
@@ -182,17 +205,18 @@ pub(super) async fn read_upload(mut form: Multipart, limit: u64) -> Result<Uploa
     if total as u64 > limit {
         return Err(too_big());
     }
-    match (archive, file, manifest) {
-        (Some(a), None, None) => Ok(Upload::Archive(a)),
-        (None, Some((name, bytes)), Some(manifest)) => Ok(Upload::File {
+    let upload = match (archive, file, manifest) {
+        (Some(a), None, None) => Upload::Archive(a),
+        (None, Some((name, bytes)), Some(manifest)) => Upload::File {
             name,
             bytes,
             manifest,
-        }),
-        _ => Err(ApiError::bad(
+        },
+        _ => return Err(ApiError::bad(
             "give `archive` (a .tar.gz or .zip of the bot's folder), or `file` and `manifest` (one file and its bot.toml)",
         )),
-    }
+    };
+    Ok((upload, csrf))
 }
 
 /// How much of an oversized body is read (and dropped) before the refusal, as a multiple of
@@ -228,24 +252,33 @@ pub(super) async fn upload(
     State(app): State<App>,
     request: axum::extract::Request,
 ) -> Result<Response, ApiError> {
-    use axum::extract::FromRequest;
     let (parts, body) = request.into_parts();
     let who = entrant(&app, &parts.headers).await?;
-    let config = &app.0.config;
-    let limit = config.limits.upload_bytes as usize + MULTIPART_ROOM;
-    let bytes = read_body(body, limit, config.limits.upload_bytes).await?;
-    let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
-    let form = Multipart::from_request(request, &app)
-        .await
-        .map_err(|e| ApiError::bad(e.body_text()))?;
-    let upload = read_upload(form, config.limits.upload_bytes).await?;
+    let (upload, _) = read_form(&app, parts, body).await?;
     let body = accept(&app, &who, upload).await?;
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
+/// An upload's multipart form, its body bounded (see [`read_body`]): the upload and its `csrf`.
+pub(crate) async fn read_form(
+    app: &App,
+    parts: axum::http::request::Parts,
+    body: axum::body::Body,
+) -> Result<(Upload, Option<String>), ApiError> {
+    use axum::extract::FromRequest;
+    let config = &app.0.config;
+    let limit = config.limits.upload_bytes as usize + MULTIPART_ROOM;
+    let bytes = read_body(body, limit, config.limits.upload_bytes).await?;
+    let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
+    let form = Multipart::from_request(request, app)
+        .await
+        .map_err(|e| ApiError::bad(e.body_text()))?;
+    read_upload(form, config.limits.upload_bytes).await
+}
+
 /// Takes an entrant's upload as its next version, queued for the pipeline: what the API
 /// answers.
-pub(super) async fn accept(
+pub(crate) async fn accept(
     app: &App,
     who: &Entrant,
     upload: Upload,

@@ -4,9 +4,11 @@
 
 mod matches;
 mod reads;
+mod sessions;
 
 pub use matches::{Kind, MatchJob};
 pub use reads::MatchRow;
+pub use sessions::SessionOf;
 
 use std::str::FromStr;
 

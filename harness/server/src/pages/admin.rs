@@ -1,0 +1,168 @@
+//! `/admin`: the host's page (invites, the switches, the entrants, the final tournament) and
+//! its forms, each the API's own action (crate::http::admin).
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use maud::{html, Markup};
+use serde::Deserialize;
+
+use super::{badge, form, log_in_first, see_other, Form, PageError, Seen};
+use crate::http::admin::{act as match_act, disable, set_switches, snapshot, switches_now};
+use crate::http::{new_invite, App};
+use crate::session::{check_csrf, Visitor};
+use crate::ApiError;
+
+async fn host(app: &App, headers: &HeaderMap) -> Result<Seen, PageError> {
+    let seen = Seen::of(app, headers).await?;
+    match seen.visitor {
+        Visitor::Host => Ok(seen),
+        Visitor::Entrant(_) => Err(PageError(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "only the host may do this",
+        ))),
+        Visitor::Anonymous => Err(log_in_first()),
+    }
+}
+
+pub(super) async fn show(
+    State(app): State<App>,
+    headers: HeaderMap,
+) -> Result<Response, PageError> {
+    let seen = host(&app, &headers).await?;
+    let body = admin_body(&app, &seen, None).await?;
+    Ok(super::page(&app, &seen, "Host", body, &[]))
+}
+
+async fn admin_body(app: &App, seen: &Seen, told: Option<Markup>) -> Result<Markup, PageError> {
+    let switches = switches_now(app).await?;
+    let on = |k: &str| switches[k].as_bool().unwrap_or(false);
+    let entrants = app.0.store.entrants().await?;
+    Ok(html! {
+        @if let Some(t) = told { (t) }
+        h2 { "Invites" }
+        form class="box" method="post" action="/admin/invite" {
+            (seen.field()) button type="submit" { "make an invite" }
+        }
+        h2 { "Switches" }
+        form class="box" id="switches" method="post" action="/admin/switches" {
+            (seen.field())
+            label { input type="checkbox" name="frozen" checked[on("frozen")]; " uploads frozen" }
+            label { input type="checkbox" name="ladder_paused" checked[on("ladder_paused")]; " ladder paused (test matches still play)" }
+            button type="submit" { "set" }
+        }
+        h2 { "Entrants" }
+        table id="entrants" {
+            thead { tr { th class="bot" { "entrant" } th { "active version" } th class="left" { "disabled" } th class="left" { "" } } }
+            tbody {
+                @for (name, active, disabled) in &entrants {
+                    tr {
+                        td class="bot" { a href={ "/entrants/" (name) } { (name) } }
+                        td { @if let Some(v) = active { (v) } @else { "none" } }
+                        td class="left" { @if let Some(why) = disabled { (badge("disabled")) " " (why) } }
+                        td class="left" {
+                            @if disabled.is_some() {
+                                form class="row" method="post" action="/admin/enable" {
+                                    (seen.field()) input type="hidden" name="name" value=(name);
+                                    button type="submit" { "enable" }
+                                }
+                            } @else {
+                                form class="row" method="post" action="/admin/disable" {
+                                    (seen.field()) input type="hidden" name="name" value=(name);
+                                    input type="text" name="reason" placeholder="why" required;
+                                    button type="submit" { "disable" }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        h2 { "The final tournament" }
+        p class="note" { "Snapshots every enabled entrant's active version as an entrants folder, with a quads tournament config beside it; run that, and its report is published at /final." }
+        form class="box" method="post" action="/admin/final" {
+            (seen.field()) button type="submit" { "snapshot for the final" }
+        }
+        h2 { "Downloads" }
+        p { a href="/api/games.jsonl" { "every game (games.jsonl)" } " · " a href="/final" { "the final's report" } }
+    })
+}
+
+#[derive(Deserialize)]
+pub(super) struct Action {
+    csrf: Option<String>,
+    frozen: Option<String>,
+    ladder_paused: Option<String>,
+    name: Option<String>,
+    reason: Option<String>,
+    #[serde(rename = "match")]
+    id: Option<i64>,
+}
+
+pub(super) async fn act(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(action): Path<String>,
+    f: Form<Action>,
+) -> Result<Response, PageError> {
+    let f = form(f)?;
+    check_csrf(&headers, f.csrf.as_deref())?;
+    let seen = host(&app, &headers).await?;
+    let need = |v: Option<String>, what: &str| {
+        v.filter(|s| !s.trim().is_empty())
+            .ok_or_else(|| PageError(ApiError::bad(format!("give the {what}"))))
+    };
+    let told = match action.as_str() {
+        "invite" => {
+            let code = new_invite(&app).await?;
+            html! {
+                p class="done" { "A new invite, usable once: send it to the entrant." }
+                p class="secret" id="invite" { (code) }
+            }
+        }
+        "switches" => {
+            set_switches(
+                &app,
+                Some(f.frozen.is_some()),
+                Some(f.ladder_paused.is_some()),
+            )
+            .await?;
+            return Ok(see_other("/admin"));
+        }
+        "disable" => {
+            let name = need(f.name, "entrant's name")?;
+            let why = need(f.reason, "reason")?;
+            disable(&app, &name, Some(why.trim())).await?;
+            return Ok(see_other("/admin"));
+        }
+        "enable" => {
+            disable(&app, &need(f.name, "entrant's name")?, None).await?;
+            return Ok(see_other("/admin"));
+        }
+        "rerun" | "cancel" => {
+            let id =
+                f.id.ok_or_else(|| PageError(ApiError::bad("give the match")))?;
+            let answer = match_act(&app, id, &action).await?;
+            let to = answer["rerun"].as_i64().unwrap_or(id);
+            return Ok(see_other(&format!("/matches/{to}")));
+        }
+        "final" => {
+            let s = snapshot(&app).await?;
+            html! {
+                p class="done" {
+                    "The snapshot holds " (s["entrants"].as_array().map_or(0, Vec::len)) " entrants. Run the final tournament on this machine (or as Slurm shards: docs/cluster.md):"
+                }
+                code class="command" id="final-command" { (s["command"].as_str().unwrap_or("")) }
+                p class="note" { "Its report is then published at " a href="/final" { "/final" } "." }
+            }
+        }
+        other => {
+            return Err(PageError(ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!("no host action `{other}`"),
+            )))
+        }
+    };
+    let body = admin_body(&app, &seen, Some(told)).await?;
+    Ok((StatusCode::OK, super::page(&app, &seen, "Host", body, &[])).into_response())
+}

@@ -1,0 +1,79 @@
+//! `/`: the leaderboard (live: it reloads when a game is played) and the latest matches.
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
+use maud::{html, Markup};
+use serde_json::Value;
+
+use super::assets::LIVE_SCRIPT;
+use super::{badge, page, PageError, Seen};
+use crate::http::App;
+use crate::store::MatchRow;
+
+/// A rating's interval as the leaderboard shows it: an unbounded end is ∞.
+fn end(v: &Value, sign: &str) -> String {
+    v.as_f64()
+        .map_or_else(|| format!("{sign}∞"), |x| format!("{x:.0}"))
+}
+
+pub(super) async fn home(
+    State(app): State<App>,
+    headers: HeaderMap,
+) -> Result<Response, PageError> {
+    let seen = Seen::of(&app, &headers).await?;
+    let board = crate::ladder::leaderboard(&app.0.config, &app.0.store).await?;
+    let games = board["games"].as_u64().unwrap_or(0);
+    let rows = board["rows"].as_array().cloned().unwrap_or_default();
+    let matches = app.0.store.match_rows(None, 20).await?;
+    let live = format!("/api/leaderboard?games={}&wait=60", games + 1);
+    let body = html! {
+        p class="note" {
+            (games) " rated games; " (board["active"].as_u64().unwrap_or(0)) " bots on the ladder. "
+            "Ratings are the Bradley–Terry fit of all ladder games, with 95% intervals; the page follows new games."
+        }
+        table id="leaderboard" data-live=(live) data-live-key="games" data-live-now=(games) {
+            thead { tr { th { "#" } th class="bot" { "bot" } th { "rating" } th { "95% interval" } th { "games" } th { "won" } th { "drawn" } th { "lost" } th { "score %" } } }
+            tbody {
+                @for (i, r) in rows.iter().enumerate() {
+                    @let name = r["name"].as_str().unwrap_or("");
+                    tr {
+                        td { (i + 1) }
+                        td class="bot" { a href={ "/entrants/" (name) } { (name) } }
+                        td { (end(&r["elo"], "")) }
+                        td { (end(&r["elo_low"], "-")) " … " (end(&r["elo_high"], "+")) }
+                        td { (r["games"]) } td { (r["wins"]) } td { (r["draws"]) } td { (r["losses"]) }
+                        td { (r["score"].as_f64().map_or(String::new(), |s| format!("{s:.1}"))) }
+                    }
+                }
+            }
+        }
+        @if rows.is_empty() { p class="note" { "No games yet: the ladder starts once two bots are admitted." } }
+        h2 { "Latest matches" }
+        (match_table(&matches))
+    };
+    Ok(page(&app, &seen, "Leaderboard", body, &[LIVE_SCRIPT]))
+}
+
+/// Matches as a table, each linking to its page.
+pub(super) fn match_table(matches: &[MatchRow]) -> Markup {
+    html! {
+        @if matches.is_empty() {
+            p class="note" { "No matches yet." }
+        } @else {
+            table class="matches" {
+                thead { tr { th { "match" } th class="bot" { "first" } th class="bot" { "second" } th { "variant" } th { "kind" } th { "state" } } }
+                tbody {
+                    @for m in matches {
+                        tr {
+                            td { a href={ "/matches/" (m.id) } { (m.id) } }
+                            td class="bot" { (m.first) " v" (m.first_version) }
+                            td class="bot" { (m.second) " v" (m.second_version) }
+                            td { (m.rules) } td { (m.kind) } td { (badge(&m.state)) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! `/matches/{id}`: a match, the command that replays it locally, its games listed and
+//! replayed as report.html does (the report's own section and scripts), live while it is
+//! played; to the host, rerun and cancel.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use maud::{html, PreEscaped};
+use quads_reports::html::{games_data, DATA_ID, GAMES_SECTION, REPLAY_DIALOG};
+
+use super::assets::{LIVE_SCRIPT, REPLAY_SCRIPTS};
+use super::{badge, PageError, Seen};
+use crate::http::matches::{described, records};
+use crate::http::App;
+use crate::session::Visitor;
+use crate::ApiError;
+
+pub(super) async fn show(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Response, PageError> {
+    let seen = Seen::of(&app, &headers).await?;
+    let row = app
+        .0
+        .store
+        .match_row(id)
+        .await?
+        .ok_or_else(|| PageError(ApiError::new(StatusCode::NOT_FOUND, "no such match")))?;
+    let replay = described(&app, &row).await?["replay"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned();
+    let records = records(&app, id).await?;
+    let data = if records.is_empty() {
+        None
+    } else {
+        let numbered = records.into_iter().map(|r| (0, r)).collect();
+        let report = quads_reports::report::build(&app.0.config.name, numbered, &[], 1, None)
+            .map_err(ApiError::internal)?;
+        Some(games_data(&report, &[format!("/api/matches/{id}/")], None))
+    };
+    let pending = matches!(row.state.as_str(), "queued" | "running");
+    let live = format!("/api/matches/{id}?wait=60&from={}", row.state);
+    let body = html! {
+        dl class="facts" id="match" data-live=[pending.then_some(&live)] data-live-key="match.state" data-live-now=(row.state) {
+            dt { "state" } dd { (badge(&row.state)) @if !row.reason.is_empty() { " " (row.reason) } }
+            dt { "kind" } dd { (row.kind) @if row.kind == "test" { " (not rated)" } }
+            dt { "first" } dd { a href={ "/entrants/" (row.first) } { (row.first) } " version " (row.first_version) }
+            dt { "second" } dd { a href={ "/entrants/" (row.second) } { (row.second) } " version " (row.second_version) }
+            dt { "variant" } dd { (row.rules) }
+            dt { "seed" } dd { (row.seed) }
+        }
+        h3 { "Replay it on your machine" }
+        p class="note" { "With both bots' folders as an entrants folder, this plays the same games:" }
+        code class="command" id="replay-command" { (replay) }
+        p { a href={ "/api/matches/" (id) "/games.jsonl" } { "the games' records (games.jsonl)" } }
+        @if seen.visitor == Visitor::Host {
+            form class="row" method="post" action="/admin/rerun" {
+                (seen.field()) input type="hidden" name="match" value=(id);
+                button type="submit" { "rerun" }
+            }
+            form class="row" method="post" action="/admin/cancel" {
+                (seen.field()) input type="hidden" name="match" value=(id);
+                button type="submit" { "cancel" }
+            }
+        }
+        @if let Some(data) = &data {
+            (PreEscaped(GAMES_SECTION))
+            (PreEscaped(REPLAY_DIALOG))
+            script type="application/json" id=(DATA_ID) { (PreEscaped(data)) }
+        } @else {
+            p class="note" { "No games yet." }
+        }
+    };
+    let scripts: &[&str] = if data.is_some() {
+        &REPLAY_SCRIPTS
+    } else {
+        &[LIVE_SCRIPT]
+    };
+    let mut all = scripts.to_vec();
+    if data.is_some() && pending {
+        all.push(LIVE_SCRIPT);
+    }
+    Ok(super::page(&app, &seen, &format!("Match {id}"), body, &all))
+}

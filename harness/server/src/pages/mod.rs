@@ -1,0 +1,219 @@
+//! The pages: HTML made on the server (maud), styled by the report's CSS, with scripts only
+//! from `/assets` (the CSP allows no inline script). Every form is a POST carrying the CSRF
+//! token (crate::session); after it the browser is sent on to a page (303) or shown the
+//! answer (a new token, an invite), and a refusal is a page with its one line.
+//!
+//! | page | who | shows |
+//! |---|---|---|
+//! | `/` | anyone | the leaderboard (live) and the latest matches |
+//! | `/login`, `/signup`, `/logout` | anyone | log in with a token; sign up (with an invite); log out |
+//! | `/entrants/{name}` | anyone; more to its owner | versions and their status, head-to-head, matches; to the owner the upload and test-match forms, downloads |
+//! | `/entrants/{name}/versions/{n}` | its owner, the host | the check's report and the build log |
+//! | `/matches/{id}` | anyone | the match, its games with the report's replay, the command that replays it |
+//! | `/admin` | the host | invites, switches, entrants, matches, the final tournament |
+
+mod account;
+mod admin;
+mod assets;
+mod board;
+mod entrant;
+mod matches;
+
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use maud::{html, Markup, DOCTYPE};
+
+use crate::http::App;
+use crate::secret::new_secret;
+use crate::session::{self, Visitor, CSRF_FIELD, VISIT_COOKIE};
+use crate::ApiError;
+
+/// The pages' routes (the API's are added to them in crate::http).
+pub fn routes() -> Router<App> {
+    Router::new()
+        .route("/", get(board::home))
+        .route("/login", get(account::login_page).post(account::login))
+        .route("/logout", post(account::logout))
+        .route("/signup", get(account::signup_page).post(account::signup))
+        .route("/entrants/{name}", get(entrant::show))
+        .route("/entrants/{name}/versions/{n}", get(entrant::version_page))
+        .route("/upload", post(entrant::upload))
+        .route("/test-match", post(entrant::test_match))
+        .route("/matches/{id}", get(matches::show))
+        .route("/admin", get(admin::show))
+        .route("/admin/{action}", post(admin::act))
+        .route("/assets/{file}", get(assets::file))
+}
+
+/// The CSP of every answer but the final report: scripts and styles from this server only,
+/// forms posted to it only, no framing.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/// A page's refusal or failure: the API's error, shown as a page.
+pub struct PageError(pub ApiError);
+
+impl From<ApiError> for PageError {
+    fn from(e: ApiError) -> PageError {
+        PageError(e)
+    }
+}
+
+impl IntoResponse for PageError {
+    fn into_response(self) -> Response {
+        let status = self.0.status;
+        let body = html! {
+            (DOCTYPE)
+            html lang="en" {
+                head {
+                    meta charset="utf-8";
+                    title { (status.as_u16()) " " (status.canonical_reason().unwrap_or("")) }
+                    link rel="stylesheet" href="/assets/report.css";
+                    link rel="stylesheet" href="/assets/site.css";
+                }
+                body {
+                    header { h1 { a href="/" { "Quads Arena" } } }
+                    main {
+                        h2 { (status.as_u16()) " " (status.canonical_reason().unwrap_or("")) }
+                        p class="error" { (self.0.message) }
+                        p { a href="/" { "the leaderboard" } " · " a href="/login" { "log in" } }
+                    }
+                }
+            }
+        };
+        (status, body).into_response()
+    }
+}
+
+/// What a page knows of its visitor: who, the CSRF token its forms carry, and the visit
+/// cookie to set if the browser had none.
+pub struct Seen {
+    pub visitor: Visitor,
+    pub csrf: String,
+    set_visit: Option<String>,
+}
+
+impl Seen {
+    pub async fn of(app: &App, headers: &HeaderMap) -> Result<Seen, PageError> {
+        let visitor = session::from_cookie(&app.0.store, headers).await?;
+        if let Some(csrf) = session::csrf(headers) {
+            return Ok(Seen {
+                visitor,
+                csrf,
+                set_visit: None,
+            });
+        }
+        let secret = new_secret().map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
+        let cookie = session::set_cookie(
+            VISIT_COOKIE,
+            &secret,
+            session::SESSION_SECONDS,
+            app.0.config.secure_cookies,
+        );
+        Ok(Seen {
+            visitor,
+            csrf: session::csrf_of(&secret),
+            set_visit: Some(cookie),
+        })
+    }
+
+    /// The hidden field every form carries.
+    pub fn field(&self) -> Markup {
+        html! { input type="hidden" name=(CSRF_FIELD) value=(self.csrf); }
+    }
+
+    /// Whether the visitor is the owner of entrant `name`'s things, or the host.
+    pub fn may_see(&self, name: &str) -> bool {
+        match &self.visitor {
+            Visitor::Host => true,
+            Visitor::Entrant(e) => e.name == name,
+            Visitor::Anonymous => false,
+        }
+    }
+}
+
+/// A page: the layout around `body`, with `scripts` from `/assets` at the end.
+pub fn page(app: &App, seen: &Seen, title: &str, body: Markup, scripts: &[&str]) -> Response {
+    let event = &app.0.config.name;
+    let markup = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · " (event) }
+                link rel="stylesheet" href="/assets/report.css";
+                link rel="stylesheet" href="/assets/site.css";
+            }
+            body {
+                header {
+                    h1 { a href="/" { (event) } }
+                    nav {
+                        a href="/" { "leaderboard" }
+                        a href="/final" { "final" }
+                        @match &seen.visitor {
+                            Visitor::Host => { a href="/admin" { "host" } }
+                            Visitor::Entrant(e) => { a href={ "/entrants/" (e.name) } { "me (" (e.name) ")" } }
+                            Visitor::Anonymous => {
+                                a href="/login" { "log in" }
+                                a href="/signup" { "sign up" }
+                            }
+                        }
+                        @if seen.visitor != Visitor::Anonymous {
+                            form class="inline" method="post" action="/logout" {
+                                (seen.field())
+                                button type="submit" { "log out" }
+                            }
+                        }
+                    }
+                }
+                main {
+                    h2 { (title) }
+                    (body)
+                }
+                @for s in scripts {
+                    script src={ "/assets/" (s) } {}
+                }
+            }
+        }
+    };
+    let mut response = markup.into_response();
+    if let Some(cookie) = &seen.set_visit {
+        if let Ok(v) = cookie.parse() {
+            response.headers_mut().append(header::SET_COOKIE, v);
+        }
+    }
+    response
+}
+
+/// On to `to` after a form (303: the browser GETs it).
+pub fn see_other(to: &str) -> Response {
+    Redirect::to(to).into_response()
+}
+
+/// A form's fields, or a one-line refusal.
+pub type Form<T> = Result<axum::Form<T>, axum::extract::rejection::FormRejection>;
+
+pub fn form<T>(f: Form<T>) -> Result<T, PageError> {
+    f.map(|f| f.0)
+        .map_err(|e| PageError(ApiError::bad(e.body_text())))
+}
+
+/// The refusal of a page for the logged-in only.
+pub fn log_in_first() -> PageError {
+    PageError(ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "log in first (with your token, at /login)",
+    ))
+}
+
+/// Text kept as it is (a log, a report): escaped, in a `<pre>`.
+pub fn pre(text: &str) -> Markup {
+    html! { pre class="log" { (text) } }
+}
+
+/// A status as a badge.
+pub fn badge(status: &str) -> Markup {
+    html! { span class={ "badge " (status) } { (status) } }
+}
