@@ -11,3 +11,7 @@ mod pages;
 mod pipeline;
 mod uploads;
 mod visitor;
+mod web;
+
+#[path = "../common/browser.rs"]
+mod browser;

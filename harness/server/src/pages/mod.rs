@@ -68,6 +68,7 @@ impl IntoResponse for PageError {
             html lang="en" {
                 head {
                     meta charset="utf-8";
+                    link rel="icon" href="data:,";
                     title { (status.as_u16()) " " (status.canonical_reason().unwrap_or("")) }
                     link rel="stylesheet" href="/assets/report.css";
                     link rel="stylesheet" href="/assets/site.css";
@@ -142,6 +143,8 @@ pub fn page(app: &App, seen: &Seen, title: &str, body: Markup, scripts: &[&str])
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
+                // No icon: the browser asks for none (and logs no 404).
+                link rel="icon" href="data:,";
                 title { (title) " · " (event) }
                 link rel="stylesheet" href="/assets/report.css";
                 link rel="stylesheet" href="/assets/site.css";

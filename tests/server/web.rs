@@ -1,0 +1,252 @@
+//! A whole event in a real browser (headless Chromium over WebDriver): the host logs in and
+//! makes invites; one entrant signs up and uploads the Python starter kit by the page's form
+//! and sees it built, checked and admitted; another uploads a broken bot and reads the failing
+//! scenario explained, then a good one; games run and the leaderboard follows them by itself,
+//! with intervals; a match replays; a logged-out visitor and the other entrant cannot open a
+//! bot's logs or check report. No page logs an error (a CSP refusal would be one).
+
+use std::path::Path;
+use std::time::Duration;
+
+use fantoccini::Locator;
+use serde_json::Value;
+
+use crate::browser::{self, Browser};
+use crate::harness::*;
+
+const WAIT: Duration = Duration::from_secs(100);
+
+async fn go(b: &Browser, url: &str) {
+    b.client.goto(url).await.unwrap();
+}
+
+async fn wait_for(b: &Browser, css: &str) -> fantoccini::elements::Element {
+    b.client
+        .wait()
+        .at_most(WAIT)
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no `{css}` on the page: {e}"))
+}
+
+async fn text(b: &Browser, css: &str) -> String {
+    wait_for(b, css).await.text().await.unwrap()
+}
+
+async fn fill(b: &Browser, css: &str, value: &str) {
+    wait_for(b, css).await.send_keys(value).await.unwrap();
+}
+
+async fn click(b: &Browser, css: &str) {
+    wait_for(b, css).await.click().await.unwrap();
+}
+
+/// Logs in with `token` on the log-in page.
+async fn log_in(b: &Browser, server: &Server, token: &str) {
+    go(b, &format!("{}/login", server.url)).await;
+    fill(b, "input[name=token]", token).await;
+    click(b, "form.box button[type=submit]").await;
+    wait_for(b, "nav form.inline").await;
+}
+
+async fn log_out(b: &Browser) {
+    click(b, "nav form.inline button").await;
+    wait_for(b, "nav a[href='/login']").await;
+}
+
+/// Signs up `name` with `invite`: its token, as the page shows it.
+async fn sign_up(b: &Browser, server: &Server, name: &str, invite: &str) -> String {
+    go(b, &format!("{}/signup", server.url)).await;
+    fill(b, "input[name=name]", name).await;
+    fill(b, "input[name=invite]", invite).await;
+    click(b, "form.box button[type=submit]").await;
+    text(b, "#token").await
+}
+
+/// Uploads a file and its manifest by the entrant page's form.
+async fn upload(b: &Browser, server: &Server, name: &str, file: &Path, manifest: &Path) {
+    go(b, &format!("{}/entrants/{name}", server.url)).await;
+    let form = "form#upload";
+    fill(
+        b,
+        &format!("{form} input[name=file]"),
+        &file.display().to_string(),
+    )
+    .await;
+    fill(
+        b,
+        &format!("{form} input[name=manifest]"),
+        &manifest.display().to_string(),
+    )
+    .await;
+    click(b, &format!("{form} button[type=submit]")).await;
+}
+
+async fn errors(b: &Browser) -> Vec<String> {
+    b.console()
+        .await
+        .into_iter()
+        .filter(|e| e.starts_with("SEVERE"))
+        .collect()
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_event_in_a_real_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config_with(dir.path(), "crash_streak = 0\n"));
+    let b = browser::open(1280, 1000).await;
+    // The host makes two invites on its page.
+    log_in(&b, &server, ADMIN).await;
+    let mut invites = Vec::new();
+    for _ in 0..2 {
+        go(&b, &format!("{}/admin", server.url)).await;
+        click(&b, "form[action='/admin/invite'] button").await;
+        invites.push(text(&b, "#invite").await);
+    }
+    log_out(&b).await;
+    // ann uploads the Python starter kit as it is, with her bot.toml.
+    let ann = sign_up(&b, &server, "ann", &invites[0]).await;
+    assert_eq!(ann.len(), 64);
+    let kit = Path::new(env!("CARGO_MANIFEST_DIR")).join("bots/starter/python/bot.py");
+    let manifest = dir.path().join("ann.toml");
+    std::fs::write(
+        &manifest,
+        "name = \"ann\"\nauthor = \"Ann\"\nlanguage = \"Python\"\ncommand = \"python3 bot.py\"\n",
+    )
+    .unwrap();
+    upload(&b, &server, "ann", &kit, &manifest).await;
+    wait_for(&b, "#v-1").await;
+    assert_eq!(server.wait(&ann, 1, None)["status"], "admitted");
+    b.client.refresh().await.unwrap();
+    assert_eq!(text(&b, "#v-1 .badge").await, "admitted");
+    let why = text(&b, "#v-1 td.left").await;
+    assert!(why.starts_with("13 of 13 scenarios passed"), "{why}");
+    log_out(&b).await;
+    // eve uploads a bot that answers the handshake wrong: the page says which scenario failed.
+    let eve = sign_up(&b, &server, "eve", &invites[1]).await;
+    let broken = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/entrants/eve");
+    upload(
+        &b,
+        &server,
+        "eve",
+        &broken.join("bot.py"),
+        &broken.join("bot.toml"),
+    )
+    .await;
+    wait_for(&b, "#v-1").await;
+    assert_eq!(server.wait(&eve, 1, None)["status"], "failed");
+    b.client.refresh().await.unwrap();
+    assert_eq!(text(&b, "#v-1 .badge").await, "failed");
+    let why = text(&b, "#v-1 td.left").await;
+    assert!(why.starts_with("FAIL "), "{why}");
+    click(&b, "#v-1 a[href='/entrants/eve/versions/1']").await;
+    let report = text(&b, "pre.log").await;
+    assert!(
+        report.contains("| eve |") && report.contains("left out"),
+        "{report}"
+    );
+    // Then a good one that writes to its stderr in every game: its logs are hers.
+    let good = edited_bot(
+        &dir.path().join("e"),
+        "eve",
+        (
+            SEED_LINE,
+            &format!(
+                "{SEED_LINE}\n        print(\"eve's secret plan\", file=sys.stderr, flush=True)"
+            ),
+        ),
+    );
+    upload(
+        &b,
+        &server,
+        "eve",
+        &good.join("bot.py"),
+        &good.join("bot.toml"),
+    )
+    .await;
+    wait_for(&b, "#v-2").await;
+    assert_eq!(server.wait(&eve, 2, None)["status"], "admitted");
+    // The leaderboard follows the games by itself: open it, and it reloads once one more is
+    // played (its long poll), showing both with their intervals.
+    let (_, board) = server.get("/api/leaderboard?games=2&wait=100", None);
+    go(&b, &format!("{}/", server.url)).await;
+    let seen: u64 = wait_for(&b, "#leaderboard")
+        .await
+        .attr("data-live-now")
+        .await
+        .unwrap()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(seen >= board["games"].as_u64().unwrap());
+    let (_, later) = server.get(
+        &format!("/api/leaderboard?games={}&wait=100", seen + 1),
+        None,
+    );
+    assert!(later["games"].as_u64().unwrap() > seen, "{later}");
+    wait_for(&b, &format!("#leaderboard:not([data-live-now='{seen}'])")).await;
+    let rows = b
+        .js("return [...document.querySelectorAll('#leaderboard tbody tr')].map(r => [...r.cells].map(c => c.textContent));")
+        .await;
+    let rows = rows.as_array().unwrap();
+    let mut names: Vec<&str> = rows.iter().map(|r| r[1].as_str().unwrap()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["ann", "eve"], "{rows:?}");
+    for r in rows {
+        let interval = r[3].as_str().unwrap();
+        assert!(interval.contains(" … "), "{interval}");
+    }
+    // A match replays: its games listed as in report.html, one opened and played to its end.
+    go(&b, &format!("{}/matches/1", server.url)).await;
+    wait_for(&b, "body[data-ready='1']").await;
+    let m = server.wait_match(1, None);
+    let command = text(&b, "#replay-command").await;
+    assert_eq!(command, m["replay"].as_str().unwrap());
+    let games = m["games"].as_array().unwrap();
+    assert_eq!(
+        b.js("return document.querySelectorAll('#game-list tbody tr').length;")
+            .await,
+        Value::from(games.len())
+    );
+    click(&b, "#game-list tbody tr").await;
+    wait_for(&b, "#replay:not([hidden])").await;
+    click(&b, "#last").await;
+    let ply = text(&b, "#ply").await;
+    let moves = games[0]["moves"].as_u64().unwrap();
+    assert_eq!(ply, format!("move {moves} of {moves}"));
+    // No page so far logged an error (a script the CSP refused would have). The refusals
+    // below are answers with an error status, which the browser logs.
+    assert_eq!(errors(&b).await, Vec::<String>::new());
+    let seat = if games[0]["first"] == "eve" {
+        "first"
+    } else {
+        "second"
+    };
+    let log = format!("{}/api/matches/1/logs/game-0001-{seat}-eve.log", server.url);
+    // A visitor not logged in cannot open eve's log or report; ann cannot either; eve can.
+    let report = format!("{}/entrants/eve/versions/2", server.url);
+    click(&b, "#close").await;
+    log_out(&b).await;
+    go(&b, &log).await;
+    assert!(text(&b, "body").await.contains("or log in"));
+    go(&b, &report).await;
+    assert!(text(&b, ".error").await.starts_with("log in first"));
+    log_in(&b, &server, &ann).await;
+    go(&b, &log).await;
+    assert!(text(&b, "body")
+        .await
+        .contains("a bot's logs are for its owner and the host only"));
+    go(&b, &report).await;
+    assert!(text(&b, ".error")
+        .await
+        .starts_with("a version's report and build log are for its owner"));
+    go(&b, &format!("{}/entrants/eve", server.url)).await;
+    let links = b
+        .js("return document.querySelectorAll(\"a[href$='/download'], #upload, #faults\").length;")
+        .await;
+    assert_eq!(links, Value::from(0), "ann sees nothing of eve's own");
+    log_out(&b).await;
+    log_in(&b, &server, &eve).await;
+    go(&b, &log).await;
+    assert!(text(&b, "body").await.contains("eve's secret plan"));
+}
