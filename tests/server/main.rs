@@ -4,6 +4,7 @@
 //! zipfile), and a restart after SIGKILL that keeps everything; the pages with their cookies,
 //! CSRF tokens and privacy.
 
+mod api;
 mod harness;
 mod ladder;
 mod matches;

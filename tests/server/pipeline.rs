@@ -1,6 +1,7 @@
 //! The pipeline: builds and checks, a failing scenario explained, a check cut off by a kill.
 
 use std::path::Path;
+use std::process::Command;
 
 use crate::harness::*;
 
@@ -91,5 +92,52 @@ fn a_check_cut_off_by_a_kill_runs_again_once_then_fails() {
     assert_eq!(
         v["reason"],
         "the server stopped twice while checking this version: upload it again"
+    );
+}
+
+#[test]
+fn a_demo_events_entrants_are_signed_up_and_uploaded_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let entrants = dir.path().join("entrants");
+    bot_folder(&entrants, "amy");
+    bot_folder(&entrants, "ben");
+    // A folder without a bot.toml is no entrant.
+    std::fs::create_dir_all(entrants.join("notes")).unwrap();
+    let extra = format!("demo_entrants = \"{}\"\n", entrants.display());
+    let config = write_config_with(dir.path(), &extra);
+    let server = start(&config);
+    let (_, board) = server.get("/api/leaderboard?games=2&each=2&wait=100", None);
+    let mut names: Vec<&str> = board["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["amy", "ben"], "{board}");
+    assert_eq!(server.text("/entrants/notes", None).0, 404);
+    // Started again, it uploads nobody twice.
+    drop(server);
+    let server = start(&config);
+    let (code, page) = server.text("/entrants/amy", None);
+    assert_eq!(code, 200);
+    assert!(
+        page.contains("id=\"v-1\"") && !page.contains("id=\"v-2\""),
+        "{page}"
+    );
+    // A demo folder that is not there stops the server with one line.
+    std::fs::create_dir_all(dir.path().join("b")).unwrap();
+    let config = write_config_with(&dir.path().join("b"), "demo_entrants = \"/no/such\"\n");
+    let out = Command::new(env!("CARGO_BIN_EXE_quads"))
+        .args(["serve", "--config"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("quads: demo_entrants /no/such: No such file or directory")
+            && err.lines().count() == 1,
+        "{err}"
     );
 }

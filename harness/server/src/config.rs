@@ -12,6 +12,7 @@
 //! workers = 1                          # matches played at once by the server itself
 //! crash_streak = 3                     # games in a row lost by faults that pause a bot (0: never)
 //! secure_cookies = false               # true behind HTTPS: the pages' cookies are then Secure
+//! demo_entrants = "examples/entrants"  # a demo: these bots are signed up and uploaded at start
 //! [limits]
 //! upload_bytes = 8388608               # the largest upload (8 MiB)
 //! unpacked_bytes = 67108864            # what it may unpack to (64 MiB)
@@ -72,6 +73,7 @@ struct File {
     crash_streak: Option<u32>,
     #[serde(default)]
     secure_cookies: bool,
+    demo_entrants: Option<PathBuf>,
     #[serde(default)]
     limits: Limits,
 }
@@ -103,6 +105,8 @@ pub struct ServerConfig {
     pub crash_streak: u32,
     /// The pages' cookies are marked `Secure` (sent over HTTPS only): for a server behind TLS.
     pub secure_cookies: bool,
+    /// A demo's entrants folder: its bots are signed up and uploaded at start (crate::demo).
+    pub demo_entrants: Option<PathBuf>,
 }
 
 /// The default address.
@@ -174,6 +178,7 @@ impl ServerConfig {
             workers: file.workers.unwrap_or(WORKERS),
             crash_streak: file.crash_streak.unwrap_or(CRASH_STREAK),
             secure_cookies: file.secure_cookies,
+            demo_entrants: file.demo_entrants,
             variants,
             movetime,
             name: file.name,

@@ -54,6 +54,12 @@ pub enum ServerError {
         #[source]
         source: std::io::Error,
     },
+    /// The demo's entrants cannot be seeded.
+    #[error("{why}")]
+    Demo {
+        /// Why.
+        why: String,
+    },
     /// Serving failed.
     #[error("serving failed: {0}")]
     Serve(#[source] std::io::Error),

@@ -9,6 +9,7 @@
 //! The front end (`quads serve`, `quads submit`) is the CLI; this crate prints nothing.
 
 pub mod config;
+mod demo;
 mod error;
 mod http;
 mod ladder;
@@ -76,7 +77,14 @@ pub async fn serve(
             signals.clone(),
         ));
     }
-    let app = http::router(http::App::new(config, store, signals));
+    let demo = config.demo_entrants.clone();
+    let app = http::App::new(config, store, signals);
+    if let Some(dir) = demo {
+        demo::seed(&app, &dir)
+            .await
+            .map_err(|e| ServerError::Demo { why: e.message })?;
+    }
+    let app = http::router(app);
     axum::serve(listener, app)
         .with_graceful_shutdown(stopped())
         .await

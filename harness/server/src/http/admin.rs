@@ -3,7 +3,7 @@
 //! entrants folder with a `quads tournament` config beside it, whose report the server then
 //! publishes at `/final`.
 
-use axum::extract::{Path as UrlPath, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::versions::{blob, FROZEN};
-use super::{admin, body, App, Body};
+use super::{admin, body, App, Body, UrlPath};
 use crate::ladder::LADDER_PAUSED;
 use crate::ApiError;
 
@@ -51,7 +51,7 @@ pub(super) async fn switches(
     headers: HeaderMap,
     b: Body<Switches>,
 ) -> Result<Response, ApiError> {
-    admin(&app, &headers)?;
+    admin(&app, &headers).await?;
     let s = body(b)?;
     set_switches(&app, s.frozen, s.ladder_paused).await?;
     Ok(Json(switches_now(&app).await?).into_response())
@@ -84,7 +84,7 @@ pub(super) async fn entrant(
     UrlPath(name): UrlPath<String>,
     b: Body<Disable>,
 ) -> Result<Response, ApiError> {
-    admin(&app, &headers)?;
+    admin(&app, &headers).await?;
     let d = body(b)?;
     disable(&app, &name, d.disabled.as_deref()).await?;
     Ok(Json(json!({ "name": name, "disabled": d.disabled })).into_response())
@@ -128,7 +128,7 @@ pub(super) async fn match_action(
     headers: HeaderMap,
     UrlPath((id, action)): UrlPath<(i64, String)>,
 ) -> Result<Response, ApiError> {
-    admin(&app, &headers)?;
+    admin(&app, &headers).await?;
     Ok(Json(act(&app, id, &action).await?).into_response())
 }
 
@@ -199,7 +199,7 @@ pub(super) async fn final_snapshot(
     State(app): State<App>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    admin(&app, &headers)?;
+    admin(&app, &headers).await?;
     Ok((StatusCode::CREATED, Json(snapshot(&app).await?)).into_response())
 }
 

@@ -2,7 +2,7 @@
 //! records, a bot's logs (to its owner and the host only), a test match asked for now, and
 //! the downloads of games (an entrant's own, the host's all).
 
-use axum::extract::{Path as UrlPath, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -10,7 +10,7 @@ use quads_record::{GameRecord, Player};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{body, caller, entrant, host_reader, query, reader, App, Body, Query, Waiter};
+use super::{body, caller, entrant, host_reader, query, reader, App, Body, Query, UrlPath, Waiter};
 use crate::ladder::worker::{folder, replay_command};
 use crate::session::Visitor;
 use crate::store::{Kind, MatchRow};

@@ -93,6 +93,12 @@ pub fn router(app: App) -> Router {
         .route("/api/admin/final", post(admin::final_snapshot))
         .route("/final", get(admin::final_report))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "this address does not take that method (docs/server.md lists the API)",
+            )
+        })
         .layer(DefaultBodyLimit::max(limit))
         // Every answer: no sniffing (a bot's log is text, never a page), and the pages' CSP
         // unless the answer has its own (the final report's).
@@ -179,15 +185,16 @@ fn enabled(who: &Entrant) -> Result<(), ApiError> {
     }
 }
 
-/// The host's token, or a refusal.
-fn admin(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
+/// The host's token, or a refusal (403 for an entrant's token, 401 for none or an unknown
+/// one). A token only, never the session cookie: the host's API calls act.
+async fn admin(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
     match bearer(headers) {
         Some(t) if same(t, &app.0.config.admin_token) => Ok(()),
-        Some(_) => Err(ApiError::new(
+        Some(t) if app.0.store.entrant_of(&hash(t)).await?.is_some() => Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "only the host may do this",
         )),
-        None => Err(unauthorized()),
+        _ => Err(unauthorized()),
     }
 }
 
@@ -196,7 +203,7 @@ pub(crate) fn secret() -> Result<String, ApiError> {
 }
 
 async fn invite(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
-    admin(&app, &headers)?;
+    admin(&app, &headers).await?;
     let code = new_invite(&app).await?;
     Ok((StatusCode::CREATED, Json(json!({ "invite": code }))).into_response())
 }
@@ -328,6 +335,27 @@ async fn leaderboard(
         if enough || !waiter.again().await {
             return Ok(Json(board).into_response());
         }
+    }
+}
+
+/// The address's parameters, or a one-line refusal (axum's own would be plain text).
+pub(crate) struct UrlPath<T>(pub T);
+
+impl<T, S> axum::extract::FromRequestParts<S> for UrlPath<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|p| UrlPath(p.0))
+            .map_err(|e| ApiError::bad(e.body_text()))
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use axum::extract::{Multipart, Path as UrlPath, State};
+use axum::extract::{Multipart, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -12,7 +12,7 @@ use quads_tournament::entrants::{read_entrants, Listed, MANIFEST};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{entrant, query, reader, secret, App, Query, Waiter};
+use super::{entrant, query, reader, secret, App, Query, UrlPath, Waiter};
 use crate::pipeline;
 use crate::store::{Entrant, Version};
 use crate::unpack::{one_file, unpack, UnpackError};

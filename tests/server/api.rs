@@ -1,0 +1,201 @@
+//! Every API call refuses whom it is not for, and bad input, with a status and one line of
+//! JSON: no token, a wrong token, an entrant's token on the host's calls, malformed
+//! addresses, queries and bodies, and a method an address does not take.
+
+use serde_json::{json, Value};
+
+use crate::harness::*;
+
+/// (status, body as text) of a call with `token` and a JSON `body`.
+fn raw(
+    server: &Server,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&str>,
+) -> (u16, String) {
+    let mut req = ureq::request(method, &format!("{}{path}", server.url));
+    if let Some(t) = token {
+        req = with_token(req, t);
+    }
+    let answer = match body {
+        Some(b) => req.set("Content-Type", "application/json").send_string(b),
+        None => req.call(),
+    };
+    match answer {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => (r.status(), r.into_string().unwrap()),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The error line of a refusal, checked to be `{"error": "one line"}` and nothing else.
+fn error_line(method: &str, path: &str, text: &str) -> String {
+    let v: Value =
+        serde_json::from_str(text).unwrap_or_else(|_| panic!("{method} {path}: not JSON: {text}"));
+    let obj = v.as_object().unwrap();
+    assert_eq!(obj.len(), 1, "{method} {path}: {text}");
+    let line = obj["error"].as_str().unwrap().to_owned();
+    assert!(
+        !line.is_empty() && !line.contains('\n'),
+        "{method} {path}: {text}"
+    );
+    line
+}
+
+/// A call with bad input: (method, path, token, body, status, the error line's start).
+type Bad<'a> = (
+    &'a str,
+    &'a str,
+    Option<&'a str>,
+    Option<&'a str>,
+    u16,
+    &'a str,
+);
+
+#[test]
+fn every_call_refuses_whom_it_is_not_for_and_bad_input_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config(dir.path()));
+    let ann = server.entrant("ann");
+    let no_token = "give your token (Authorization: Bearer TOKEN) or log in";
+    let host_only = "only the host may do this";
+    // Who may call: (method, path, body).
+    let entrants: [(&str, &str, Option<&str>); 8] = [
+        ("GET", "/api/me", None),
+        ("GET", "/api/me/games.jsonl", None),
+        ("POST", "/api/versions", None),
+        ("GET", "/api/versions/1", None),
+        ("GET", "/api/versions/1/report", None),
+        ("GET", "/api/versions/1/download", None),
+        ("POST", "/api/matches", Some(r#"{"opponent": "bo"}"#)),
+        ("GET", "/api/matches/1/logs/game-0001-first-ann.log", None),
+    ];
+    let hosts: [(&str, &str, Option<&str>); 6] = [
+        ("POST", "/api/invites", None),
+        ("GET", "/api/games.jsonl", None),
+        ("POST", "/api/admin/switches", Some(r#"{"frozen": true}"#)),
+        (
+            "POST",
+            "/api/admin/entrants/ann",
+            Some(r#"{"disabled": "x"}"#),
+        ),
+        ("POST", "/api/admin/matches/1/rerun", None),
+        ("POST", "/api/admin/final", None),
+    ];
+    for (method, path, body) in entrants.iter().chain(&hosts) {
+        for token in [None, Some("not-a-token")] {
+            let (code, text) = raw(&server, method, path, token, *body);
+            assert_eq!(code, 401, "{method} {path} {token:?}: {text}");
+            assert_eq!(error_line(method, path, &text), no_token);
+        }
+    }
+    for (method, path, body) in &hosts {
+        let (code, text) = raw(&server, method, path, Some(&ann), *body);
+        assert_eq!(code, 403, "{method} {path}: {text}");
+        assert_eq!(error_line(method, path, &text), host_only);
+    }
+    // Nothing the refusals asked for happened.
+    assert_eq!(server.get("/api/matches", None).1, json!({ "matches": [] }));
+    assert_eq!(server.me(&ann).1, json!({ "name": "ann", "versions": [] }));
+    // Bad input.
+    let bad: [Bad; 12] = [
+        (
+            "GET",
+            "/api/versions/one",
+            Some(&ann),
+            None,
+            400,
+            "Invalid URL",
+        ),
+        (
+            "GET",
+            "/api/versions/7",
+            Some(&ann),
+            None,
+            404,
+            "you have no such version",
+        ),
+        (
+            "GET",
+            "/api/versions/1?wait=soon",
+            Some(&ann),
+            None,
+            400,
+            "Failed to deserialize query string",
+        ),
+        (
+            "GET",
+            "/api/leaderboard?each=-1",
+            None,
+            None,
+            400,
+            "Failed to deserialize query string",
+        ),
+        (
+            "GET",
+            "/api/leaderboard?colour=red",
+            None,
+            None,
+            400,
+            "Failed to deserialize query string",
+        ),
+        (
+            "GET",
+            "/api/matches?limit=many",
+            None,
+            None,
+            400,
+            "Failed to deserialize query string",
+        ),
+        ("GET", "/api/matches/x", None, None, 400, "Invalid URL"),
+        (
+            "GET",
+            "/api/matches/99/games.jsonl",
+            None,
+            None,
+            404,
+            "no such match",
+        ),
+        (
+            "POST",
+            "/api/entrants",
+            None,
+            Some("{\"name\": 7}"),
+            400,
+            "Failed to deserialize the JSON body",
+        ),
+        (
+            "POST",
+            "/api/matches",
+            Some(&ann),
+            Some("[]"),
+            400,
+            "Failed to deserialize the JSON body",
+        ),
+        (
+            "POST",
+            "/api/admin/matches/1/explode",
+            Some(ADMIN),
+            None,
+            404,
+            "no action `explode`",
+        ),
+        (
+            "GET",
+            "/api/invites",
+            Some(ADMIN),
+            None,
+            405,
+            "this address does not take that method",
+        ),
+    ];
+    for (method, path, token, body, status, start) in bad {
+        let (code, text) = raw(&server, method, path, token, body);
+        assert_eq!(code, status, "{method} {path}: {text}");
+        let line = error_line(method, path, &text);
+        assert!(line.starts_with(start), "{method} {path}: {line}");
+    }
+    let (code, text) = raw(&server, "POST", "/api/versions", Some(&ann), Some("{}"));
+    assert_eq!(code, 400, "{text}");
+    error_line("POST", "/api/versions", &text);
+}
