@@ -230,6 +230,8 @@ fn owners_things_stay_with_the_owner_and_the_host_and_the_forms_act() {
         m["replay"].as_str().unwrap()
     )));
     assert!(page.body.contains("<section id=\"games\">") && page.body.contains("id=\"data\""));
+    // No analysis without `analysis = true`.
+    assert!(page.body.contains("\"judged\":false"), "{}", page.body);
     // The host's forms: an invite that works, the freeze, disabling.
     host.get("/admin");
     let a = host.post("/admin/invite", &[]);
@@ -267,4 +269,32 @@ fn owners_things_stay_with_the_owner_and_the_host_and_the_forms_act() {
         .get("/admin")
         .body
         .contains("<input type=\"checkbox\" name=\"frozen\" checked>"));
+}
+
+#[test]
+fn with_analysis_on_a_matchs_page_has_the_solvers_marks() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config_with(dir.path(), "analysis = true\n"));
+    for name in ["ann", "bo"] {
+        let token = server.entrant(name);
+        assert_eq!(server.submit(&token, &bot_folder(dir.path(), name)).0, 0);
+        assert_eq!(server.wait(&token, 1, None)["status"], "admitted");
+    }
+    let m = server.wait_match(1, None);
+    assert_eq!(m["match"]["state"], "done", "{m}");
+    // The games and their judgement come together: the match is done once both are in.
+    let judged = std::fs::read_to_string(dir.path().join("data/matches/1/analysis.jsonl")).unwrap();
+    let games: Vec<serde_json::Value> = judged
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 2, "{judged}");
+    let moves: usize = games
+        .iter()
+        .map(|g| g["moves"].as_array().unwrap().len())
+        .sum();
+    assert!(moves > 0, "{judged}");
+    let (code, page) = server.text("/matches/1", None);
+    assert_eq!(code, 200);
+    assert!(page.contains("\"judged\":true"), "{page}");
 }

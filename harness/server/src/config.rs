@@ -13,6 +13,7 @@
 //! crash_streak = 3                     # games in a row lost by faults that pause a bot (0: never)
 //! secure_cookies = false               # true behind HTTPS: the pages' cookies are then Secure
 //! demo_entrants = "examples/entrants"  # a demo: these bots are signed up and uploaded at start
+//! analysis = false                     # judge every move of each match with the exact solver
 //! [limits]
 //! upload_bytes = 8388608               # the largest upload (8 MiB)
 //! unpacked_bytes = 67108864            # what it may unpack to (64 MiB)
@@ -75,6 +76,8 @@ struct File {
     secure_cookies: bool,
     demo_entrants: Option<PathBuf>,
     #[serde(default)]
+    analysis: bool,
+    #[serde(default)]
     limits: Limits,
 }
 
@@ -107,6 +110,9 @@ pub struct ServerConfig {
     pub secure_cookies: bool,
     /// A demo's entrants folder: its bots are signed up and uploaded at start (crate::demo).
     pub demo_entrants: Option<PathBuf>,
+    /// Every move of each match is judged by the exact solver (as `quads analyze` judges), and
+    /// the match's page shows the marks.
+    pub analysis: bool,
 }
 
 /// The default address.
@@ -179,6 +185,7 @@ impl ServerConfig {
             crash_streak: file.crash_streak.unwrap_or(CRASH_STREAK),
             secure_cookies: file.secure_cookies,
             demo_entrants: file.demo_entrants,
+            analysis: file.analysis,
             variants,
             movetime,
             name: file.name,
@@ -221,7 +228,7 @@ mod tests {
         assert_eq!(c.variants, vec![quads_rules::Rules::QUADS]);
         assert_eq!(c.limits, Limits::default());
         assert_eq!((c.workers, c.crash_streak), (WORKERS, CRASH_STREAK));
-        assert!(!c.secure_cookies);
+        assert!(!c.secure_cookies && !c.analysis && c.demo_entrants.is_none());
         let bad = [
             (
                 "admin_token = \"short\"",

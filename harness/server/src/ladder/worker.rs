@@ -93,7 +93,13 @@ async fn work_once(
             }
         }
     });
-    let played = play(config, &job, &a, &b).await;
+    let mut played = play(config, &job, &a, &b).await;
+    if let (Ok(records), true) = (&played, config.analysis) {
+        // Judged while the lease is held: the games and their marks come together.
+        if let Err(why) = judge(folder(config, job.id), records.clone()).await {
+            played = Err(why);
+        }
+    }
     heartbeat.abort();
     match played {
         Ok(records) => {
@@ -162,6 +168,35 @@ async fn play(
     .await
     .map_err(|e| e.to_string())?
 }
+
+/// Every move of a match's games judged by the exact solver, into its folder's analysis.csv
+/// and analysis.jsonl (as `quads analyze` writes them; the match page reads them). One thread
+/// and a small table: the workers' matches go on beside it.
+async fn judge(out: std::path::PathBuf, records: Vec<GameRecord>) -> Result<(), String> {
+    tokio::task::spawn_blocking(move || {
+        let source = quads_analysis::input::Source {
+            path: out.join(quads_record::files::GAMES),
+            records: records
+                .into_iter()
+                .enumerate()
+                .map(|(i, r)| (i + 1, r))
+                .collect(),
+        };
+        let settings = quads_analysis::Settings {
+            threads: 1,
+            hash_mib: ANALYSIS_HASH_MIB,
+            ..quads_analysis::Settings::default()
+        };
+        let analysis = quads_analysis::analyze(&[source], settings, |_, _| {})
+            .map_err(|e| format!("analysis: {e}"))?;
+        quads_analysis::export::write_all(&analysis, &out).map_err(|e| format!("analysis: {e}"))
+    })
+    .await
+    .map_err(|e| e.to_string())?
+}
+
+/// The solver's table for a match's analysis, in MiB.
+const ANALYSIS_HASH_MIB: usize = 64;
 
 /// Games in a match: a pair, the seats swapped.
 pub const GAMES: u32 = 2;

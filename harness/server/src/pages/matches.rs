@@ -1,6 +1,7 @@
 //! `/matches/{id}`: a match, the command that replays it locally, its games listed and
-//! replayed as report.html does (the report's own section and scripts), live while it is
-//! played; to the host, rerun and cancel.
+//! replayed as report.html does (the report's own section and scripts, with the solver's
+//! marks when the server judges its matches), live while it is played; to the host, rerun and
+//! cancel.
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -35,10 +36,18 @@ pub(super) async fn show(
     let data = if records.is_empty() {
         None
     } else {
+        // The solver's marks, when the server judges its matches (config `analysis`).
+        let dir = crate::ladder::worker::folder(&app.0.config, id);
+        let judged =
+            quads_reports::html::analysis::read(&dir, &records).map_err(ApiError::internal)?;
         let numbered = records.into_iter().map(|r| (0, r)).collect();
         let report = quads_reports::report::build(&app.0.config.name, numbered, &[], 1, None)
             .map_err(ApiError::internal)?;
-        Some(games_data(&report, &[format!("/api/matches/{id}/")], None))
+        Some(games_data(
+            &report,
+            &[format!("/api/matches/{id}/")],
+            judged.as_ref(),
+        ))
     };
     let pending = matches!(row.state.as_str(), "queued" | "running");
     let live = format!("/api/matches/{id}?wait=60&from={}", row.state);
