@@ -1,12 +1,12 @@
 //! Logging in (with an entrant's API token, or the host's), logging out, signing up.
 
 use axum::extract::State;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use maud::html;
 use serde::Deserialize;
 
-use super::{form, page, see_other, Form, PageError, Seen};
+use super::{form, page, see_other, with_cookie, Form, PageError, Seen};
 use crate::http::{new_entrant, secret, App};
 use crate::secret::{hash, same};
 use crate::session::{self, check_csrf, SESSION_COOKIE, SESSION_SECONDS};
@@ -49,13 +49,6 @@ async fn start(app: &App, entrant: Option<i64>) -> Result<(String, String), ApiE
         app.0.config.secure_cookies,
     );
     Ok((secret, cookie))
-}
-
-fn with_cookie(mut response: Response, cookie: &str) -> Response {
-    if let Ok(v) = cookie.parse() {
-        response.headers_mut().append(header::SET_COOKIE, v);
-    }
-    response
 }
 
 pub(super) async fn login(

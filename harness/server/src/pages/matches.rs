@@ -82,14 +82,19 @@ pub(super) async fn show(
             p class="note" { "No games yet." }
         }
     };
-    let scripts: &[&str] = if data.is_some() {
-        &REPLAY_SCRIPTS
-    } else {
-        &[LIVE_SCRIPT]
-    };
-    let mut all = scripts.to_vec();
-    if data.is_some() && pending {
-        all.push(LIVE_SCRIPT);
+    // The replay's scripts when there are games; the live one while the match is not over.
+    let mut scripts: Vec<&str> = Vec::new();
+    if data.is_some() {
+        scripts.extend(REPLAY_SCRIPTS);
     }
-    Ok(super::page(&app, &seen, &format!("Match {id}"), body, &all))
+    if pending || data.is_none() {
+        scripts.push(LIVE_SCRIPT);
+    }
+    Ok(super::page(
+        &app,
+        &seen,
+        &format!("Match {id}"),
+        body,
+        &scripts,
+    ))
 }

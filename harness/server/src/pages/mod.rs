@@ -181,11 +181,16 @@ pub fn page(app: &App, seen: &Seen, title: &str, body: Markup, scripts: &[&str])
             }
         }
     };
-    let mut response = markup.into_response();
-    if let Some(cookie) = &seen.set_visit {
-        if let Ok(v) = cookie.parse() {
-            response.headers_mut().append(header::SET_COOKIE, v);
-        }
+    match &seen.set_visit {
+        Some(cookie) => with_cookie(markup.into_response(), cookie),
+        None => markup.into_response(),
+    }
+}
+
+/// `response` with the cookie `set` (a `Set-Cookie` value) added.
+pub fn with_cookie(mut response: Response, set: &str) -> Response {
+    if let Ok(v) = set.parse() {
+        response.headers_mut().append(header::SET_COOKIE, v);
     }
     response
 }
