@@ -108,6 +108,9 @@ enum Command {
     Serve(serve_cmd::Args),
     /// Upload a bot to a `quads serve` server: a folder, an archive of it, or one file.
     Submit(serve_cmd::SubmitArgs),
+    /// Play a `quads serve` server's matches on this machine: a remote worker, with a worker
+    /// token from the host (docs/server.md).
+    Worker(serve_cmd::WorkerArgs),
     /// Print a position as a board diagram with the piece in hand, the remaining pieces and
     /// the game's status.
     Show(show::Args),
@@ -165,6 +168,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Sandbox(args) => sandbox_cmd::run(&args),
         Command::Serve(args) => serve_cmd::run(&args),
         Command::Submit(args) => serve_cmd::submit(&args),
+        Command::Worker(args) => serve_cmd::worker(&args),
         Command::Match(args) => match_cmd::run(&args),
         Command::Check(args) => match check_cmd::run(&args) {
             Ok(code) => return ExitCode::from(code),

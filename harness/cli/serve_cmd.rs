@@ -1,4 +1,5 @@
-//! `quads serve` (a competition on the web, quads_server) and `quads submit` (an upload to it).
+//! `quads serve` (a competition on the web, quads_server), `quads submit` (an upload to it) and
+//! `quads worker` (its matches played on another machine, quads_server::remote).
 
 use std::path::{Path, PathBuf};
 
@@ -122,4 +123,95 @@ pub fn submit(args: &SubmitArgs) -> Result<(), String> {
         json["status"].as_str().unwrap_or("?")
     );
     Ok(())
+}
+
+/// Arguments of `quads worker`.
+#[derive(clap::Args)]
+pub struct WorkerArgs {
+    /// The server, e.g. http://10.0.0.1:8080.
+    #[arg(long)]
+    server: String,
+    /// The worker's token (the host makes it: POST /api/admin/workers).
+    #[arg(
+        long,
+        required_unless_present = "token_file",
+        conflicts_with = "token_file"
+    )]
+    token: Option<String>,
+    /// A file holding the token (kept out of the process list).
+    #[arg(long)]
+    token_file: Option<PathBuf>,
+    /// Matches played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: u32,
+    /// The worker's folder: packs, builds and the match being played.
+    #[arg(long, default_value = "out/worker")]
+    data: PathBuf,
+    /// Stop after handing in this many matches (default: work until stopped).
+    #[arg(long)]
+    matches: Option<u64>,
+}
+
+pub fn worker(args: &WorkerArgs) -> Result<(), String> {
+    use quads_server::remote::{run, Event, Options};
+    let token = match (&args.token, &args.token_file) {
+        (Some(t), _) => t.clone(),
+        (None, Some(file)) => String::from_utf8(read(file)?)
+            .map_err(|_| format!("{}: not text", file.display()))?
+            .trim()
+            .to_owned(),
+        (None, None) => return Err("give --token or --token-file".to_owned()),
+    };
+    let options = Options {
+        server: args.server.clone(),
+        token,
+        concurrency: args.concurrency,
+        data: args.data.clone(),
+        matches: args.matches,
+    };
+    let shown = |e: Event| match e {
+        Event::Took {
+            slot,
+            id,
+            first,
+            second,
+            rules,
+        } => {
+            println!("slot {slot}: match {id}, {first} against {second} ({rules})")
+        }
+        Event::Built {
+            entrant,
+            version,
+            admitted: true,
+            ..
+        } => {
+            println!("built {entrant} (version {version}): admitted")
+        }
+        Event::Built {
+            entrant,
+            version,
+            reason,
+            ..
+        } => {
+            println!("built {entrant} (version {version}): failed: {reason}")
+        }
+        Event::HandedIn {
+            slot,
+            id,
+            counted,
+            result,
+        } => {
+            let counted = if counted {
+                "counted"
+            } else {
+                "not counted: the lease was lost"
+            };
+            println!("slot {slot}: match {id} handed in, {result} ({counted})")
+        }
+        Event::GaveUp { slot, id, why } => println!("slot {slot}: match {id} given up: {why}"),
+        Event::Unreachable { slot, why, retry } => {
+            eprintln!("slot {slot}: {why}; trying again in {} s", retry.as_secs())
+        }
+    };
+    run(&options, &shown).map_err(|e| e.to_string())
 }

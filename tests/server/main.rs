@@ -13,6 +13,7 @@ mod pipeline;
 mod uploads;
 mod visitor;
 mod web;
+mod workers;
 
 #[path = "../common/browser.rs"]
 mod browser;

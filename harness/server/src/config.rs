@@ -14,6 +14,7 @@
 //! secure_cookies = false               # true behind HTTPS: the pages' cookies are then Secure
 //! demo_entrants = "examples/entrants"  # a demo: these bots are signed up and uploaded at start
 //! analysis = false                     # judge every move of each match with the exact solver
+//! lease = "60s"                        # a worker's hold on a match, renewed by its heartbeat
 //! [limits]
 //! upload_bytes = 8388608               # the largest upload (8 MiB)
 //! unpacked_bytes = 67108864            # what it may unpack to (64 MiB)
@@ -38,7 +39,7 @@ pub enum Signup {
 }
 
 /// The bounds of one upload.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
     /// The request's body, in bytes.
@@ -77,6 +78,7 @@ struct File {
     demo_entrants: Option<PathBuf>,
     #[serde(default)]
     analysis: bool,
+    lease: Option<String>,
     #[serde(default)]
     limits: Limits,
 }
@@ -113,6 +115,9 @@ pub struct ServerConfig {
     /// Every move of each match is judged by the exact solver (as `quads analyze` judges), and
     /// the match's page shows the marks.
     pub analysis: bool,
+    /// How long a worker holds a match without a heartbeat, in whole seconds; then the match
+    /// is queued again (once).
+    pub lease: i64,
 }
 
 /// The default address.
@@ -123,6 +128,8 @@ pub const DATABASE_FILE: &str = "quads.db";
 pub const WORKERS: usize = 1;
 /// Games in a row lost by faults that pause a version, by default.
 pub const CRASH_STREAK: u32 = 3;
+/// A worker's lease, by default.
+pub const LEASE: &str = "60s";
 /// The fewest characters an admin token may have.
 pub const MIN_ADMIN_TOKEN: usize = 16;
 
@@ -180,7 +187,17 @@ impl ServerConfig {
                 )))
             }
         }
+        let lease = file.lease.unwrap_or_else(|| LEASE.to_owned());
+        let lease = match quads_referee::parse_duration(&lease) {
+            Ok(d) if d.as_secs() >= 1 && d.subsec_nanos() == 0 => d.as_secs() as i64,
+            _ => {
+                return Err(bad(format!(
+                    "lease `{lease}` is not a whole number of seconds such as 60s"
+                )))
+            }
+        };
         Ok(ServerConfig {
+            lease,
             workers: file.workers.unwrap_or(WORKERS),
             crash_streak: file.crash_streak.unwrap_or(CRASH_STREAK),
             secure_cookies: file.secure_cookies,
@@ -196,6 +213,16 @@ impl ServerConfig {
             signup: file.signup.unwrap_or(Signup::Invite),
             limits: file.limits,
         })
+    }
+
+    /// The event's rules for building and checking a version (a remote worker gets them too).
+    pub fn event(&self) -> crate::wire::Event {
+        crate::wire::Event {
+            name: self.name.clone(),
+            variants: self.variants.iter().map(ToString::to_string).collect(),
+            movetime: self.movetime.clone(),
+            limits: self.limits,
+        }
     }
 
     /// Where uploads are kept, by digest.
@@ -229,6 +256,7 @@ mod tests {
         assert_eq!(c.limits, Limits::default());
         assert_eq!((c.workers, c.crash_streak), (WORKERS, CRASH_STREAK));
         assert!(!c.secure_cookies && !c.analysis && c.demo_entrants.is_none());
+        assert_eq!(c.lease, 60);
         let bad = [
             (
                 "admin_token = \"short\"",
@@ -250,6 +278,10 @@ mod tests {
             (
                 "database = \"postgres://x\"",
                 "s.toml: database `postgres://x`: only sqlite: URLs for now",
+            ),
+            (
+                "lease = \"1500ms\"",
+                "s.toml: lease `1500ms` is not a whole number of seconds such as 60s",
             ),
             ("colour = 1", "s.toml: unknown field `colour`"),
         ];

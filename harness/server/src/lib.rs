@@ -3,10 +3,11 @@
 //! version, unpacked under the server's checks, its manifest read as `quads tournament` reads
 //! an entrant's, stored content-addressed, then built in the sandbox and put through `quads
 //! check` by the pipeline, then played on a ladder that always has a match running, rated with
-//! intervals by the server's workers; and the pages over all of it (crate::pages). Next: remote
-//! workers (issue 28).
+//! intervals by the server's workers or by remote ones (`quads worker`, crate::remote, over
+//! HTTP); and the pages over all of it (crate::pages).
 //!
-//! The front end (`quads serve`, `quads submit`) is the CLI; this crate prints nothing.
+//! The front end (`quads serve`, `quads submit`, `quads worker`) is the CLI; this crate prints
+//! nothing.
 
 pub mod config;
 mod demo;
@@ -16,10 +17,12 @@ mod ladder;
 pub mod pack;
 mod pages;
 mod pipeline;
+pub mod remote;
 mod secret;
 mod session;
 mod store;
 pub mod unpack;
+pub mod wire;
 
 pub use config::{Limits, ServerConfig, Signup};
 pub use error::{ApiError, ServerError};
@@ -78,7 +81,7 @@ pub async fn serve(
         ));
     }
     let demo = config.demo_entrants.clone();
-    let app = http::App::new(config, store, signals);
+    let app = http::App::new(config, store, signals, bench);
     if let Some(dir) = demo {
         demo::seed(&app, &dir)
             .await

@@ -13,6 +13,7 @@ use tokio::sync::Notify;
 
 use crate::ladder::{Bench, Ready};
 use crate::store::{Job, Store};
+use crate::wire::Event;
 use crate::ServerConfig;
 
 /// What wakes the pipeline (a new upload) and what it tells of a verdict (waiters).
@@ -80,15 +81,27 @@ async fn check(config: &ServerConfig, job: &Job) -> (&'static str, String, Optio
 
 /// The admission of one entrant, in a runtime of its own: its bot if admitted, and the reason.
 fn admit(config: &ServerConfig, job: &Job, dir: &Path) -> Result<(Option<Ready>, String), String> {
+    let pack = crate::http::blob(config, &job.digest);
+    admit_pack(&config.event(), &job.entrant, &pack, dir)
+}
+
+/// The admission of `entrant` from its pack under the event's rules, in `dir` (emptied first),
+/// as the pipeline gives it and a remote worker (crate::remote) repeats it on its machine:
+/// its bot if admitted, and the reason.
+pub fn admit_pack(
+    event: &Event,
+    entrant: &str,
+    pack: &Path,
+    dir: &Path,
+) -> Result<(Option<Ready>, String), String> {
     let _ = std::fs::remove_dir_all(dir);
     let entrants = dir.join("entrants");
-    let own = entrants.join(&job.entrant);
+    let own = entrants.join(entrant);
     std::fs::create_dir_all(&own).map_err(|e| format!("{}: {e}", own.display()))?;
-    let pack = config.blobs().join(format!("{}.tar.gz", job.digest));
-    let bytes = std::fs::read(&pack).map_err(|e| format!("{}: {e}", pack.display()))?;
-    crate::unpack::unpack(&bytes, &own, &config.limits).map_err(|e| e.to_string())?;
+    let bytes = std::fs::read(pack).map_err(|e| format!("{}: {e}", pack.display()))?;
+    crate::unpack::unpack(&bytes, &own, &event.limits).map_err(|e| e.to_string())?;
     let out = dir.join("out");
-    let text = event(config, &entrants, &out);
+    let text = tournament(event, &entrants, &out);
     let source = dir.join("event.toml");
     std::fs::write(&source, &text).map_err(|e| format!("{}: {e}", source.display()))?;
     let t = quads_tournament::parse_config(&text, &source, &Default::default())
@@ -104,8 +117,8 @@ fn admit(config: &ServerConfig, job: &Job, dir: &Path) -> Result<(Option<Ready>,
         quads_tournament::read_verdicts(&out.join(ENTRANTS_JSON)).map_err(|e| e.to_string())?;
     let verdict = saved
         .into_iter()
-        .find(|s| s.name == job.entrant)
-        .ok_or_else(|| format!("{ENTRANTS_JSON} does not name {}", job.entrant))?;
+        .find(|s| s.name == entrant)
+        .ok_or_else(|| format!("{ENTRANTS_JSON} does not name {entrant}"))?;
     let shown = verdict.reason.replace(&format!("{}/", dir.display()), "");
     let bot = admission.bots.first().cloned();
     let ready = match (verdict.admitted, bot) {
@@ -120,18 +133,18 @@ fn admit(config: &ServerConfig, job: &Job, dir: &Path) -> Result<(Option<Ready>,
 
 /// The event as a tournament config (docs/tournaments.md) over `entrants`, writing to `out`.
 pub fn event(config: &ServerConfig, entrants: &Path, out: &Path) -> String {
+    tournament(&config.event(), entrants, out)
+}
+
+fn tournament(event: &Event, entrants: &Path, out: &Path) -> String {
     let quote = |s: &str| serde_json::to_string(s).expect("a string");
-    let variants: Vec<String> = config
-        .variants
-        .iter()
-        .map(|v| quote(&v.to_string()))
-        .collect();
+    let variants: Vec<String> = event.variants.iter().map(|v| quote(v)).collect();
     format!(
         "name = {}\nseed = 1\nout = {}\nentrants = {}\nvariants = [{}]\ntime = {{ movetime = {} }}\n",
-        quote(&config.name),
+        quote(&event.name),
         quote(&out.display().to_string()),
         quote(&entrants.display().to_string()),
         variants.join(", "),
-        quote(&config.movetime),
+        quote(&event.movetime),
     )
 }

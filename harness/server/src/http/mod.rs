@@ -25,10 +25,18 @@
 //! | `POST /api/admin/matches/{id}/rerun`, `.../cancel` | the host | plays a match again, cancels one |
 //! | `POST /api/admin/final` | the host | snapshots the active versions as an entrants folder for `quads tournament` |
 //! | `GET /final` | anyone | the final tournament's report.html, once the host has run it |
+//! | `POST /api/admin/workers` `{"name"}`, `GET /api/admin/workers` | the host | a remote worker and its token; every worker and the matches it holds |
+//! | `POST /api/worker/claim` `{"slot"[, "wait"]}` | a worker | the next match for that slot (crate::wire) |
+//! | `POST /api/worker/matches/{id}/heartbeat`, `.../fail` `{"slot"[, "reason"]}` | the worker holding it | renews its lease; gives it up as failed |
+//! | `POST /api/worker/matches/{id}/finish` `{"slot", "games", "logs"}` | the worker holding it | its games and logs, counted once |
+//! | `GET /api/worker/packs/{digest}` | a worker | a version's files, to build it |
 
 pub(crate) mod admin;
 pub(crate) mod matches;
 pub(crate) mod versions;
+mod workers;
+
+pub(crate) use versions::blob;
 
 use std::sync::Arc;
 
@@ -41,6 +49,7 @@ use serde::Deserialize;
 use serde_json::json;
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::ladder::Bench;
 use crate::pipeline::Signals;
 use crate::secret::{hash, new_secret, same};
 use crate::session::{self, Visitor};
@@ -55,14 +64,22 @@ pub(crate) struct Inner {
     pub(crate) config: ServerConfig,
     pub(crate) store: Store,
     pub(crate) signals: Arc<Signals>,
+    /// The versions built and admitted here: the only ones a worker, here or remote, plays.
+    pub(crate) bench: Arc<Bench>,
 }
 
 impl App {
-    pub fn new(config: ServerConfig, store: Store, signals: Arc<Signals>) -> App {
+    pub fn new(
+        config: ServerConfig,
+        store: Store,
+        signals: Arc<Signals>,
+        bench: Arc<Bench>,
+    ) -> App {
         App(Arc::new(Inner {
             config,
             store,
             signals,
+            bench,
         }))
     }
 }
@@ -91,6 +108,15 @@ pub fn router(app: App) -> Router {
             post(admin::match_action),
         )
         .route("/api/admin/final", post(admin::final_snapshot))
+        .route("/api/admin/workers", get(workers::list).post(workers::add))
+        .route("/api/worker/claim", post(workers::claim))
+        .route(
+            "/api/worker/matches/{id}/heartbeat",
+            post(workers::heartbeat),
+        )
+        .route("/api/worker/matches/{id}/finish", post(workers::finish))
+        .route("/api/worker/matches/{id}/fail", post(workers::fail))
+        .route("/api/worker/packs/{digest}", get(workers::pack))
         .route("/final", get(admin::final_report))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page") })
         .method_not_allowed_fallback(|| async {

@@ -141,7 +141,7 @@ pub(super) async fn download(
         .into_response())
 }
 
-pub(super) fn blob(config: &ServerConfig, digest: &str) -> PathBuf {
+pub(crate) fn blob(config: &ServerConfig, digest: &str) -> PathBuf {
     config.blobs().join(format!("{digest}.tar.gz"))
 }
 

@@ -3,8 +3,8 @@
 //! hands in its games; a match it loses hold of (the lease ran out, the host cancelled it)
 //! keeps none of its games. After each match, a version that lost its last `crash_streak`
 //! games by faults of its own (a crash, a timeout, an illegal move…) is paused with the reason.
-//! `quads serve` runs `workers` of these in the server; the queue and the lease are what a
-//! worker on another machine will use too (issue 28).
+//! `quads serve` runs `workers` of these in the server; a worker on another machine (`quads
+//! worker`, crate::remote) takes the same queue and lease over HTTP (crate::http::workers).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,17 +12,20 @@ use std::time::Duration;
 use quads_record::{ByPlayer, GameRecord, Player};
 use quads_referee::{run_match, BotSpec, MatchConfig, Settings};
 
-use super::{fill, Bench, Ready, LADDER_PAUSED};
+use super::{fill, Bench, LADDER_PAUSED};
 use crate::pipeline::Signals;
 use crate::store::{MatchJob, Store};
 use crate::{ApiError, ServerConfig};
 
-/// How long a lease lasts, in seconds; the heartbeat renews it four times as often.
-pub const LEASE: i64 = 60;
 /// How often an idle worker looks for work it was not told about (a lease run out), at most.
 const IDLE: Duration = Duration::from_secs(5);
 /// The names of the server's own workers start so: at start, their matches were cut off.
 pub const LOCAL: &str = "local-";
+
+/// How often a worker renews a lease of `lease` seconds: four times within it.
+pub fn heartbeat_every(lease: i64) -> Duration {
+    Duration::from_millis(lease.max(1) as u64 * 250)
+}
 
 /// The folder of a match's logs: `DATA/matches/ID`.
 pub fn folder(config: &ServerConfig, id: i64) -> std::path::PathBuf {
@@ -52,14 +55,14 @@ pub async fn run(
     }
 }
 
-/// Plays one match if there is one to play: whether it did.
-async fn work_once(
-    name: &str,
+/// The next match for `holder` (a worker of the server's, or a remote worker's slot), if
+/// there is one: leases run out are reaped first, and the ladder is topped up.
+pub async fn next_match(
     config: &ServerConfig,
     store: &Store,
     bench: &Bench,
-    signals: &Signals,
-) -> Result<bool, ApiError> {
+    holder: &str,
+) -> Result<Option<MatchJob>, ApiError> {
     if store.reap(None).await? > 0 {
         eprintln!("quads serve: a worker's lease ran out: its match is queued again");
     }
@@ -68,10 +71,39 @@ async fn work_once(
     if ladder {
         fill(config, store, bench).await?;
     }
-    let Some(job) = store
-        .claim_match(name, &bench.versions(), ladder, LEASE)
-        .await?
-    else {
+    store
+        .claim_match(holder, &bench.versions(), ladder, config.lease)
+        .await
+}
+
+/// Counts a match's games if `holder` still holds it, then pauses a version that keeps
+/// losing by its own faults: whether the games were counted.
+pub async fn hand_in(
+    config: &ServerConfig,
+    store: &Store,
+    job: &MatchJob,
+    holder: &str,
+    records: &[GameRecord],
+) -> Result<bool, ApiError> {
+    let lines: Vec<String> = records.iter().map(GameRecord::to_json).collect();
+    if !store.finish_match(job.id, holder, &lines).await? {
+        return Ok(false);
+    }
+    for (version, entrant) in [(job.first, &job.first_name), (job.second, &job.second_name)] {
+        streak(config, store, version, entrant).await?;
+    }
+    Ok(true)
+}
+
+/// Plays one match if there is one to play: whether it did.
+async fn work_once(
+    name: &str,
+    config: &ServerConfig,
+    store: &Store,
+    bench: &Bench,
+    signals: &Signals,
+) -> Result<bool, ApiError> {
+    let Some(job) = next_match(config, store, bench, name).await? else {
         return Ok(false);
     };
     signals.changed.send_modify(|n| *n += 1); // it runs
@@ -82,35 +114,29 @@ async fn work_once(
         return Ok(true);
     };
     let heartbeat = tokio::spawn({
-        let (store, name, id) = (store.clone(), name.to_owned(), job.id);
+        let (store, name, id, lease) = (store.clone(), name.to_owned(), job.id, config.lease);
         async move {
-            let mut every = tokio::time::interval(Duration::from_secs(LEASE as u64 / 4));
+            let mut every = tokio::time::interval(heartbeat_every(lease));
             loop {
                 every.tick().await;
-                if !matches!(store.heartbeat(id, &name, LEASE).await, Ok(true)) {
+                if !matches!(store.heartbeat(id, &name, lease).await, Ok(true)) {
                     return;
                 }
             }
         }
     });
-    let mut played = play(config, &job, &a, &b).await;
+    let out = folder(config, job.id);
+    let mut played = play(&config.movetime, &job, &a.bot, &b.bot, out.clone()).await;
     if let (Ok(records), true) = (&played, config.analysis) {
         // Judged while the lease is held: the games and their marks come together.
-        if let Err(why) = judge(folder(config, job.id), records.clone()).await {
+        if let Err(why) = judge(out, records.clone()).await {
             played = Err(why);
         }
     }
     heartbeat.abort();
     match played {
         Ok(records) => {
-            let lines: Vec<String> = records.iter().map(GameRecord::to_json).collect();
-            if store.finish_match(job.id, name, &lines).await? {
-                for (version, entrant) in
-                    [(job.first, &job.first_name), (job.second, &job.second_name)]
-                {
-                    streak(config, store, version, entrant).await?;
-                }
-            }
+            hand_in(config, store, &job, name, &records).await?;
         }
         Err(why) => {
             eprintln!("quads serve: match {}: {why}", job.id);
@@ -120,24 +146,25 @@ async fn work_once(
     Ok(true)
 }
 
-/// The match's games, played by the referee in a runtime of its own.
-async fn play(
-    config: &ServerConfig,
+/// The match's games, played by the referee in a runtime of its own (also a remote worker's,
+/// crate::remote), into `out`: games.jsonl and the bots' logs.
+pub async fn play(
+    movetime: &str,
     job: &MatchJob,
-    a: &Ready,
-    b: &Ready,
+    a: &BotSpec,
+    b: &BotSpec,
+    out: std::path::PathBuf,
 ) -> Result<Vec<GameRecord>, String> {
-    let named = |r: &Ready, name: &str| BotSpec {
+    let named = |bot: &BotSpec, name: &str| BotSpec {
         name: name.to_owned(),
-        ..r.bot.clone()
+        ..bot.clone()
     };
-    let time = quads_referee::time_control(Some(&config.movetime), None)
-        .map_err(|e| format!("movetime: {e}"))?;
+    let time =
+        quads_referee::time_control(Some(movetime), None).map_err(|e| format!("movetime: {e}"))?;
     let rules = job
         .rules
         .parse()
         .map_err(|e| format!("variant `{}`: {e}", job.rules))?;
-    let out = folder(config, job.id);
     let _ = std::fs::remove_dir_all(&out); // a match played again starts clean
     let match_config = MatchConfig {
         bots: ByPlayer {
@@ -172,7 +199,7 @@ async fn play(
 /// Every move of a match's games judged by the exact solver, into its folder's analysis.csv
 /// and analysis.jsonl (as `quads analyze` writes them; the match page reads them). One thread
 /// and a small table: the workers' matches go on beside it.
-async fn judge(out: std::path::PathBuf, records: Vec<GameRecord>) -> Result<(), String> {
+pub(crate) async fn judge(out: std::path::PathBuf, records: Vec<GameRecord>) -> Result<(), String> {
     tokio::task::spawn_blocking(move || {
         let source = quads_analysis::input::Source {
             path: out.join(quads_record::files::GAMES),

@@ -17,6 +17,9 @@ pub struct MatchJob {
     /// Their entrants' names.
     pub first_name: String,
     pub second_name: String,
+    /// Their packs' digests.
+    pub first_digest: String,
+    pub second_digest: String,
     /// The variant, as a rules spec.
     pub rules: String,
     pub seed: u64,
@@ -122,12 +125,33 @@ impl Store {
         .fetch_optional(&self.pool)
         .await
         .map_err(db)?;
-        let Some(row) = row else {
-            return Ok(None);
-        };
+        match row {
+            Some(row) => self.job(&row).await.map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The match `worker` holds as `id`, if it still does.
+    pub async fn running_match(&self, id: i64, worker: &str) -> Result<Option<MatchJob>, ApiError> {
+        let row = sqlx::query(
+            "SELECT id, first, second, rules, seed FROM matches WHERE id = ? AND worker = ? AND state = 'running'",
+        )
+        .bind(id)
+        .bind(worker)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db)?;
+        match row {
+            Some(row) => self.job(&row).await.map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// A match as a worker takes it, from its row's (id, first, second, rules, seed).
+    async fn job(&self, row: &sqlx::sqlite::SqliteRow) -> Result<MatchJob, ApiError> {
         let (id, first, second): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
         let names = sqlx::query(
-            "SELECT ea.name, eb.name FROM versions va JOIN entrants ea ON ea.id = va.entrant_id, \
+            "SELECT ea.name, eb.name, va.digest, vb.digest FROM versions va JOIN entrants ea ON ea.id = va.entrant_id, \
              versions vb JOIN entrants eb ON eb.id = vb.entrant_id WHERE va.id = ? AND vb.id = ?",
         )
         .bind(first)
@@ -135,15 +159,17 @@ impl Store {
         .fetch_one(&self.pool)
         .await
         .map_err(db)?;
-        Ok(Some(MatchJob {
+        Ok(MatchJob {
             id,
             first,
             second,
             first_name: names.get(0),
             second_name: names.get(1),
+            first_digest: names.get(2),
+            second_digest: names.get(3),
             rules: row.get(3),
             seed: row.get::<i64, _>(4) as u64,
-        }))
+        })
     }
 
     /// Renews `worker`'s lease on a match: false if it is no longer its own.

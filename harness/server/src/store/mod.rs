@@ -5,6 +5,7 @@
 mod matches;
 mod reads;
 mod sessions;
+mod workers;
 
 pub use matches::{Kind, MatchJob};
 pub use reads::MatchRow;

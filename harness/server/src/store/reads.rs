@@ -23,11 +23,15 @@ pub struct MatchRow {
     /// Why it failed or was cancelled.
     pub reason: String,
     pub created: String,
+    /// Who holds it (running) or played it (done): `local-N`, or a remote worker's `NAME/SLOT`.
+    pub worker: Option<String>,
+    /// How many times a worker took it (a lease lost, it is taken again, once).
+    pub attempts: i64,
 }
 
 const MATCH_ROW: &str =
     "SELECT m.id, m.kind, m.state, ea.name, va.number, eb.name, vb.number, m.rules, m.seed, \
-     m.reason, m.created FROM matches m \
+     m.reason, m.created, m.worker, m.attempts FROM matches m \
      JOIN versions va ON va.id = m.first JOIN entrants ea ON ea.id = va.entrant_id \
      JOIN versions vb ON vb.id = m.second JOIN entrants eb ON eb.id = vb.entrant_id";
 
@@ -44,6 +48,8 @@ fn match_row(r: &sqlx::sqlite::SqliteRow) -> MatchRow {
         seed: r.get(8),
         reason: r.get(9),
         created: r.get(10),
+        worker: r.get(11),
+        attempts: r.get(12),
     }
 }
 

@@ -1,0 +1,172 @@
+//! A remote worker's calls to the server (crate::wire's types over HTTP, blocking: each slot
+//! is a thread of its own). A refusal (4xx) is the worker's mistake and ends it; a server that
+//! cannot be reached or answers 5xx is a [`CallError::Unreachable`], which the worker waits
+//! out.
+
+use std::io::Read;
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::wire::{Assignment, Claim, Claimed, Finish, Held, Hold};
+
+/// Why a call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    /// The server refused it: the token, or the worker's request, is wrong.
+    #[error("{url}: the server refused (HTTP {code}): {why}")]
+    Refused {
+        /// The call.
+        url: String,
+        /// Its status.
+        code: u16,
+        /// The server's one line.
+        why: String,
+    },
+    /// Not reached, or it failed on its side: worth trying again.
+    #[error("{url}: {why}")]
+    Unreachable {
+        /// The call.
+        url: String,
+        /// What failed.
+        why: String,
+    },
+}
+
+/// The server and the worker's token.
+#[derive(Clone)]
+pub struct Client {
+    base: String,
+    token: String,
+    agent: ureq::Agent,
+}
+
+/// How long one call may take beyond the long poll it asks for.
+const SLACK: Duration = Duration::from_secs(30);
+
+impl Client {
+    /// A client of `server` (its base URL) with a worker's token.
+    pub fn new(server: &str, token: &str) -> Client {
+        Client {
+            base: server.trim_end_matches('/').to_owned(),
+            token: token.to_owned(),
+            agent: ureq::AgentBuilder::new()
+                .timeout_connect(Duration::from_secs(10))
+                .build(),
+        }
+    }
+
+    fn post<B: Serialize, T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &B,
+        wait: Duration,
+    ) -> Result<T, CallError> {
+        let url = format!("{}{path}", self.base);
+        let answer = self
+            .agent
+            .post(&url)
+            .timeout(wait + SLACK)
+            .set("Authorization", &format!("Bearer {}", self.token))
+            .send_json(body);
+        let r = answered(&url, answer)?;
+        r.into_json().map_err(|e| CallError::Unreachable {
+            url,
+            why: format!("an answer that is not the API's: {e}"),
+        })
+    }
+
+    /// The next match for `slot`, waiting up to `wait` seconds.
+    pub fn claim(&self, slot: u32, wait: u64) -> Result<Option<Assignment>, CallError> {
+        let c: Claimed = self.post(
+            "/api/worker/claim",
+            &Claim { slot, wait },
+            Duration::from_secs(wait),
+        )?;
+        Ok(c.job)
+    }
+
+    /// Renews the lease: whether the slot still holds the match.
+    pub fn heartbeat(&self, id: i64, slot: u32) -> Result<bool, CallError> {
+        let h: Held = self.post(
+            &format!("/api/worker/matches/{id}/heartbeat"),
+            &Hold { slot, reason: None },
+            Duration::ZERO,
+        )?;
+        Ok(h.held)
+    }
+
+    /// Gives the match up as failed, with the reason.
+    pub fn fail(&self, id: i64, slot: u32, reason: &str) -> Result<bool, CallError> {
+        let h: Held = self.post(
+            &format!("/api/worker/matches/{id}/fail"),
+            &Hold {
+                slot,
+                reason: Some(reason.to_owned()),
+            },
+            Duration::ZERO,
+        )?;
+        Ok(h.held)
+    }
+
+    /// Hands in the games: whether they were counted.
+    pub fn finish(&self, id: i64, finish: &Finish) -> Result<bool, CallError> {
+        let h: Held = self.post(
+            &format!("/api/worker/matches/{id}/finish"),
+            finish,
+            Duration::from_secs(60),
+        )?;
+        Ok(h.held)
+    }
+
+    /// A version's pack, by digest.
+    pub fn pack(&self, digest: &str) -> Result<Vec<u8>, CallError> {
+        let url = format!("{}/api/worker/packs/{digest}", self.base);
+        let answer = self
+            .agent
+            .get(&url)
+            .timeout(SLACK * 4)
+            .set("Authorization", &format!("Bearer {}", self.token))
+            .call();
+        let mut bytes = Vec::new();
+        answered(&url, answer)?
+            .into_reader()
+            .read_to_end(&mut bytes)
+            .map_err(|e| CallError::Unreachable {
+                url: url.clone(),
+                why: e.to_string(),
+            })?;
+        Ok(bytes)
+    }
+}
+
+/// The answer, or the error it is.
+fn answered(
+    url: &str,
+    answer: Result<ureq::Response, ureq::Error>,
+) -> Result<ureq::Response, CallError> {
+    match answer {
+        Ok(r) => Ok(r),
+        Err(ureq::Error::Status(code, r)) => {
+            let why = r
+                .into_json::<serde_json::Value>()
+                .ok()
+                .and_then(|v| v["error"].as_str().map(str::to_owned))
+                .unwrap_or_else(|| "no reason given".to_owned());
+            let url = url.to_owned();
+            if code >= 500 {
+                Err(CallError::Unreachable {
+                    url,
+                    why: format!("HTTP {code}: {why}"),
+                })
+            } else {
+                Err(CallError::Refused { url, code, why })
+            }
+        }
+        Err(e) => Err(CallError::Unreachable {
+            url: url.to_owned(),
+            why: e.to_string(),
+        }),
+    }
+}
