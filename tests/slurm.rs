@@ -2,8 +2,10 @@
 //! (tests/slurm/up.sh; it needs root and Debian's slurm-wlm and munge, which .ci/run installs),
 //! the project's own submit script (configs/slurm/submit.sh) sending a 4-shard job array and
 //! its merge job, one task killed with SIGKILL mid-shard and requeued, and the merged files
-//! compared with one machine's run of the same config. The cluster stops at the end, also when
-//! the test fails.
+//! compared with one machine's run of the same config; and a `quads serve` event's remote
+//! workers as a job array (configs/slurm/worker.sbatch) playing its ladder. The cluster stops at
+//! the end of each test, also when it fails; the tests take turns, as one machine has one
+//! cluster's ports.
 
 mod common;
 
@@ -18,10 +20,15 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 struct Cluster {
     dir: PathBuf,
     conf: String,
+    _turn: std::sync::MutexGuard<'static, ()>,
 }
+
+/// One cluster at a time.
+static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 impl Cluster {
     fn up(dir: &Path) -> Cluster {
+        let turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
         let out = Command::new("bash")
             .arg(Path::new(ROOT).join("tests/slurm/up.sh"))
             .env("SLURM_DIR", dir)
@@ -30,6 +37,7 @@ impl Cluster {
         let cluster = Cluster {
             dir: dir.to_owned(),
             conf: String::from_utf8_lossy(&out.stdout).trim().to_owned(),
+            _turn: turn,
         };
         assert!(
             out.status.success(),
@@ -283,4 +291,172 @@ command = "{bot} --strategy first --think-ms 40"
         pids_with(&["slurmctld", q.dir().to_str().unwrap()]).is_empty(),
         "the cluster stopped"
     );
+}
+
+/// A `quads serve` event for the workers' test, killed when dropped.
+struct Event {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Drop for Event {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// (status, JSON) of a call with an optional bearer token and JSON body.
+fn call(
+    url: &str,
+    token: Option<&str>,
+    body: Option<serde_json::Value>,
+) -> (u16, serde_json::Value) {
+    let req = match body {
+        Some(_) => ureq::post(url),
+        None => ureq::get(url),
+    };
+    let req = match token {
+        Some(t) => req.set("Authorization", &format!("Bearer {t}")),
+        None => req,
+    };
+    let answer = match body {
+        Some(b) => req.send_json(b),
+        None => req.call(),
+    };
+    match answer {
+        Ok(r) => (r.status(), r.into_json().unwrap()),
+        Err(ureq::Error::Status(code, r)) => (code, r.into_json().unwrap()),
+        Err(e) => panic!("{url}: {e}"),
+    }
+}
+
+#[test]
+fn remote_workers_as_a_slurm_job_array_play_a_servers_ladder() {
+    if !common::needs(&["root", "slurmctld", "slurmd", "munged", "sbatch"]) {
+        return;
+    }
+    use std::io::BufRead;
+    let q = Quads::new();
+    const HOST: &str = "host-token-0123456789";
+    // An event whose server plays nothing itself: every match is a Slurm task's.
+    let config = q.dir().join("server.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "name = \"slurm-cup\"\nlisten = \"127.0.0.1:0\"\ndata = \"{}\"\nadmin_token = \"{HOST}\"\n\
+             signup = \"open\"\nworkers = 0\nlease = \"10s\"\n",
+            q.dir().join("data").display()
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quads"))
+        .args(["serve", "--config"])
+        .arg(&config)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.trim().rsplit(' ').next().unwrap().to_owned();
+    let event = Event { child, url };
+    for name in ["alice", "bob"] {
+        let (code, body) = call(
+            &format!("{}/api/entrants", event.url),
+            None,
+            Some(serde_json::json!({ "name": name })),
+        );
+        assert_eq!(code, 201, "{body}");
+        let token = body["token"].as_str().unwrap().to_owned();
+        let folder = Path::new(ROOT).join("examples/entrants").join(name);
+        q.ok(&[
+            "submit",
+            "--server",
+            &event.url,
+            "--token",
+            &token,
+            folder.to_str().unwrap(),
+        ]);
+        let (_, v) = call(
+            &format!("{}/api/versions/1?wait=100", event.url),
+            Some(&token),
+            None,
+        );
+        assert_eq!(v["status"], "admitted", "{v}");
+    }
+    let (code, worker) = call(
+        &format!("{}/api/admin/workers", event.url),
+        Some(HOST),
+        Some(serde_json::json!({ "name": "cluster" })),
+    );
+    assert_eq!(code, 201, "{worker}");
+    let token_file = q.dir().join("worker-token");
+    std::fs::write(&token_file, worker["token"].as_str().unwrap()).unwrap();
+
+    let cluster = Cluster::up(&q.dir().join("slurm"));
+    let out = q.dir().join("workers-out");
+    std::fs::create_dir_all(&out).unwrap();
+    // Two tasks of one core each, one token between them, two matches each.
+    let submitted = cluster.ok(
+        "sbatch",
+        &[
+            "--parsable",
+            "--array=0-1",
+            "--cpus-per-task=1",
+            &format!("--output={}/worker-%a.out", out.display()),
+            &format!(
+                "--export=ALL,SERVER={},TOKEN_FILE={},MATCHES=2,QUADS={},DATA={}/task",
+                event.url,
+                token_file.display(),
+                env!("CARGO_BIN_EXE_quads"),
+                out.display()
+            ),
+            &format!("{ROOT}/configs/slurm/worker.sbatch"),
+        ],
+    );
+    let array = submitted.trim().split(';').next().unwrap().to_owned();
+    let story = || cluster.story(&out);
+    wait_for(
+        Duration::from_secs(300),
+        "the workers' tasks never ended",
+        story,
+        || {
+            (0..2).all(|i| {
+                let state = cluster.state(&format!("{array}_{i}"));
+                !["PENDING", "RUNNING", "COMPLETING", "CONFIGURING"].contains(&state.as_str())
+            })
+        },
+    );
+    for i in 0..2 {
+        assert_eq!(
+            cluster.state(&format!("{array}_{i}")),
+            "COMPLETED",
+            "{}",
+            story()
+        );
+    }
+    // Four matches, each played once by one of the two tasks; both tasks played.
+    let (_, board) = call(&format!("{}/api/leaderboard", event.url), None, None);
+    assert_eq!(board["games"], 8, "{board}");
+    let mut processes = std::collections::HashSet::new();
+    for id in 1..=4 {
+        let (_, m) = call(&format!("{}/api/matches/{id}", event.url), None, None);
+        assert_eq!(
+            (&m["match"]["state"], &m["match"]["attempts"]),
+            (&serde_json::json!("done"), &serde_json::json!(1)),
+            "{m}"
+        );
+        let holder = m["match"]["worker"].as_str().unwrap();
+        let slot = holder
+            .strip_prefix("cluster/")
+            .expect("the cluster's worker");
+        processes.insert(slot.rsplit_once('-').unwrap().0.to_owned());
+    }
+    assert_eq!(processes.len(), 2, "{processes:?}\n{}", story());
+    for i in 0..2 {
+        let printed = std::fs::read_to_string(out.join(format!("worker-{i}.out"))).unwrap();
+        assert_eq!(printed.matches("(counted)").count(), 2, "{printed}");
+    }
 }

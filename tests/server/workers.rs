@@ -86,12 +86,20 @@ fn a_remote_worker_plays_the_ladder_and_hands_in_its_games_and_logs() {
     let (_, board) = server.get("/api/leaderboard", None);
     assert_eq!(board["games"], 6, "{board}");
     // Each match was played by one of the worker's slots, once, with both games and logs.
+    let mut processes = std::collections::HashSet::new();
     for id in 1..=3 {
         let m = server.wait_match(id, None);
         assert_eq!(m["match"]["state"], "done", "{m}");
         assert_eq!(m["match"]["attempts"], 1, "{m}");
         let holder = m["match"]["worker"].as_str().unwrap();
-        assert!(["box-1/1", "box-1/2"].contains(&holder), "{m}");
+        // `box-1/` + the process's name + `-` + the slot's number.
+        let (process, slot) = holder
+            .strip_prefix("box-1/")
+            .unwrap()
+            .rsplit_once('-')
+            .unwrap();
+        assert!(["1", "2"].contains(&slot), "{m}");
+        processes.insert(process.to_owned());
         let games: Vec<&Value> = m["games"]
             .as_array()
             .unwrap()
@@ -106,6 +114,7 @@ fn a_remote_worker_plays_the_ladder_and_hands_in_its_games_and_logs() {
         assert_eq!(m["games"][0]["first"], "ann", "{m}");
         assert_eq!((code, log.as_str()), (200, "ann here\n"), "{m}");
     }
+    assert_eq!(processes.len(), 1, "{processes:?}");
     // The worker is listed, holding nothing now; its token opens nothing else.
     let (code, list) = server.get("/api/admin/workers", Some(ADMIN));
     assert_eq!(code, 200);
@@ -123,7 +132,7 @@ fn worker_calls_are_refused_to_everyone_else_and_foreign_games_are_refused() {
     let (server, tokens) = event(dir.path(), bot_folder);
     let token = server.worker_token("box-1");
     // Only a worker's token opens the worker's calls, and only the host makes workers.
-    let claim = json!({ "slot": 1 });
+    let claim = json!({ "slot": "by-hand-1" });
     for (who, code) in [
         (ADMIN, 403),
         (tokens[0].as_str(), 403),
@@ -142,7 +151,7 @@ fn worker_calls_are_refused_to_everyone_else_and_foreign_games_are_refused() {
     );
     let (code, _) = server.post("/api/admin/workers", ADMIN, json!({ "name": "local-9" }));
     assert_eq!(code, 400);
-    for slot in [0, 65] {
+    for slot in [json!(""), json!("a/b"), json!(1), json!("x".repeat(49))] {
         let (code, body) = server.post("/api/worker/claim", &token, json!({ "slot": slot }));
         assert_eq!(code, 400, "{body}");
     }
@@ -152,7 +161,7 @@ fn worker_calls_are_refused_to_everyone_else_and_foreign_games_are_refused() {
         assert_eq!(code, 404, "{digest}");
     }
     // Slot 1 takes match 1 by hand.
-    let (code, claimed) = server.post("/api/worker/claim", &token, json!({ "slot": 1 }));
+    let (code, claimed) = server.post("/api/worker/claim", &token, json!({ "slot": "by-hand-1" }));
     assert_eq!(code, 200, "{claimed}");
     let job = &claimed["match"];
     assert_eq!(job["id"], 1, "{claimed}");
@@ -175,7 +184,7 @@ fn worker_calls_are_refused_to_everyone_else_and_foreign_games_are_refused() {
     let (code, held) = server.post(
         "/api/worker/matches/1/finish",
         &token,
-        json!({ "slot": 2, "games": [] }),
+        json!({ "slot": "by-hand-2", "games": [] }),
     );
     assert_eq!((code, &held), (200, &json!({ "held": false })));
     // Games that are not the match's are refused, and the match stays the slot's.
@@ -218,7 +227,7 @@ fn worker_calls_are_refused_to_everyone_else_and_foreign_games_are_refused() {
         let (code, body) = server.post(
             "/api/worker/matches/1/finish",
             &token,
-            json!({ "slot": 1, "games": games }),
+            json!({ "slot": "by-hand-1", "games": games }),
         );
         let why = body["error"].as_str().unwrap_or_default();
         assert!(
@@ -229,19 +238,22 @@ fn worker_calls_are_refused_to_everyone_else_and_foreign_games_are_refused() {
     let m = server.get("/api/matches/1", None).1;
     assert_eq!(
         (&m["match"]["state"], &m["match"]["worker"]),
-        (&json!("running"), &json!("box-1/1")),
+        (&json!("running"), &json!("box-1/by-hand-1")),
         "{m}"
     );
     // Given up with a reason, it is failed and named so.
     let (code, held) = server.post(
         "/api/worker/matches/1/fail",
         &token,
-        json!({ "slot": 1, "reason": "no python3 here" }),
+        json!({ "slot": "by-hand-1", "reason": "no python3 here" }),
     );
     assert_eq!((code, &held), (200, &json!({ "held": true })));
     let m = server.get("/api/matches/1", None).1;
     assert_eq!(m["match"]["state"], "failed");
-    assert_eq!(m["match"]["reason"], "worker box-1/1: no python3 here");
+    assert_eq!(
+        m["match"]["reason"],
+        "worker box-1/by-hand-1: no python3 here"
+    );
 }
 
 /// The processes of the machine: (pid, command line, working folder).
@@ -296,9 +308,10 @@ fn a_worker_killed_mid_match_loses_its_lease_and_the_match_is_played_once_more()
         .spawn()
         .unwrap();
     let m = server.wait_match(1, Some("queued"));
-    assert_eq!(
-        (&m["match"]["state"], &m["match"]["worker"]),
-        (&json!("running"), &json!("box-a/1")),
+    let holder = m["match"]["worker"].as_str().unwrap();
+    assert_eq!(m["match"]["state"], "running", "{m}");
+    assert!(
+        holder.starts_with("box-a/") && holder.ends_with("-1"),
         "{m}"
     );
     // Once its bots run (building and checking them comes first), the worker is killed.

@@ -13,15 +13,25 @@ use crate::Limits;
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Claim {
-    /// Which of the worker's matches at once this is (1 to [`MAX_SLOTS`]).
-    pub slot: u32,
+    /// Which of the worker's matches at once this is: a name for the process and the slot's
+    /// number in it (`node7-3f9c1a2b-1`), so that processes sharing a token (a job array's
+    /// tasks) never share a slot. 1 to 48 letters, digits, `-`, `_` or `.`.
+    pub slot: String,
     /// How long to wait for a match, in seconds (at most the server's long-poll bound).
     #[serde(default)]
     pub wait: u64,
 }
 
-/// The most matches one worker plays at once.
+/// The most matches one worker process plays at once.
 pub const MAX_SLOTS: u32 = 64;
+
+/// Whether `slot` is a slot's name as [`Claim::slot`] describes it.
+pub fn is_slot(slot: &str) -> bool {
+    (1..=48).contains(&slot.len())
+        && slot
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
 
 /// The answer to a claim.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -85,7 +95,7 @@ pub struct Event {
 #[serde(deny_unknown_fields)]
 pub struct Hold {
     /// The slot that holds the match.
-    pub slot: u32,
+    pub slot: String,
     /// With `fail`: why the match cannot be played, in one line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -106,7 +116,7 @@ pub struct Held {
 #[serde(deny_unknown_fields)]
 pub struct Finish {
     /// The slot that holds the match.
-    pub slot: u32,
+    pub slot: String,
     /// The records, one game each, in the order played.
     pub games: Vec<serde_json::Value>,
     /// Each bot's standard error in a game, by the referee's file name for it.
@@ -115,6 +125,6 @@ pub struct Finish {
 }
 
 /// What a worker's token is shown as: its name, and its slot's holder name in the matches.
-pub fn holder(worker: &str, slot: u32) -> String {
+pub fn holder(worker: &str, slot: &str) -> String {
     format!("{worker}/{slot}")
 }

@@ -18,7 +18,7 @@ use super::{admin, bearer, body, check_name, secret, unauthorized, App, Body, Ur
 use crate::ladder::worker::{folder, hand_in, judge, next_match, GAMES, LOCAL};
 use crate::secret::{hash, same};
 use crate::store::MatchJob;
-use crate::wire::{self, Assignment, Claim, Claimed, Finish, Held, Hold, Side, MAX_SLOTS};
+use crate::wire::{self, Assignment, Claim, Claimed, Finish, Held, Hold, Side};
 use crate::ApiError;
 
 #[derive(Deserialize)]
@@ -87,13 +87,13 @@ async fn worker(app: &App, headers: &HeaderMap) -> Result<String, ApiError> {
     Err(unauthorized())
 }
 
-fn check_slot(slot: u32) -> Result<(), ApiError> {
-    if (1..=MAX_SLOTS).contains(&slot) {
+fn check_slot(slot: &str) -> Result<(), ApiError> {
+    if wire::is_slot(slot) {
         Ok(())
     } else {
-        Err(ApiError::bad(format!(
-            "slot {slot}: a slot is 1 to {MAX_SLOTS}"
-        )))
+        Err(ApiError::bad(
+            "a slot's name has 1 to 48 letters, digits, `-`, `_` or `.`",
+        ))
     }
 }
 
@@ -123,8 +123,8 @@ pub(super) async fn claim(
 ) -> Result<Response, ApiError> {
     let name = worker(&app, &headers).await?;
     let c = body(b)?;
-    check_slot(c.slot)?;
-    let holder = wire::holder(&name, c.slot);
+    check_slot(&c.slot)?;
+    let holder = wire::holder(&name, &c.slot);
     let mut waiter = Waiter::new(&app, Some(c.wait));
     let store = &app.0.store;
     loop {
@@ -148,8 +148,8 @@ pub(super) async fn heartbeat(
 ) -> Result<Response, ApiError> {
     let name = worker(&app, &headers).await?;
     let h = body(b)?;
-    check_slot(h.slot)?;
-    let holder = wire::holder(&name, h.slot);
+    check_slot(&h.slot)?;
+    let holder = wire::holder(&name, &h.slot);
     let held = app
         .0
         .store
@@ -168,12 +168,12 @@ pub(super) async fn fail(
 ) -> Result<Response, ApiError> {
     let name = worker(&app, &headers).await?;
     let h = body(b)?;
-    check_slot(h.slot)?;
+    check_slot(&h.slot)?;
     let reason = h.reason.unwrap_or_default();
     if reason.trim().is_empty() || reason.contains('\n') || reason.len() > 1000 {
         return Err(ApiError::bad("give the reason in one line"));
     }
-    let holder = wire::holder(&name, h.slot);
+    let holder = wire::holder(&name, &h.slot);
     let store = &app.0.store;
     let held = store.heartbeat(id, &holder, app.0.config.lease).await?;
     if held {
@@ -196,8 +196,8 @@ pub(super) async fn finish(
 ) -> Result<Response, ApiError> {
     let name = worker(&app, &headers).await?;
     let f = body(b)?;
-    check_slot(f.slot)?;
-    let holder = wire::holder(&name, f.slot);
+    check_slot(&f.slot)?;
+    let holder = wire::holder(&name, &f.slot);
     let config = &app.0.config;
     let store = &app.0.store;
     let Some(job) = store.running_match(id, &holder).await? else {

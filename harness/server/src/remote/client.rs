@@ -39,6 +39,8 @@ pub enum CallError {
 pub struct Client {
     base: String,
     token: String,
+    /// This process's name in its slots' names (crate::wire::Claim::slot).
+    label: String,
     agent: ureq::Agent,
 }
 
@@ -51,10 +53,16 @@ impl Client {
         Client {
             base: server.trim_end_matches('/').to_owned(),
             token: token.to_owned(),
+            label: label(),
             agent: ureq::AgentBuilder::new()
                 .timeout_connect(Duration::from_secs(10))
                 .build(),
         }
+    }
+
+    /// Slot `n`'s name.
+    pub fn slot(&self, n: u32) -> String {
+        format!("{}-{n}", self.label)
     }
 
     fn post<B: Serialize, T: DeserializeOwned>(
@@ -81,7 +89,10 @@ impl Client {
     pub fn claim(&self, slot: u32, wait: u64) -> Result<Option<Assignment>, CallError> {
         let c: Claimed = self.post(
             "/api/worker/claim",
-            &Claim { slot, wait },
+            &Claim {
+                slot: self.slot(slot),
+                wait,
+            },
             Duration::from_secs(wait),
         )?;
         Ok(c.job)
@@ -91,7 +102,10 @@ impl Client {
     pub fn heartbeat(&self, id: i64, slot: u32) -> Result<bool, CallError> {
         let h: Held = self.post(
             &format!("/api/worker/matches/{id}/heartbeat"),
-            &Hold { slot, reason: None },
+            &Hold {
+                slot: self.slot(slot),
+                reason: None,
+            },
             Duration::ZERO,
         )?;
         Ok(h.held)
@@ -102,7 +116,7 @@ impl Client {
         let h: Held = self.post(
             &format!("/api/worker/matches/{id}/fail"),
             &Hold {
-                slot,
+                slot: self.slot(slot),
                 reason: Some(reason.to_owned()),
             },
             Duration::ZERO,
@@ -168,5 +182,27 @@ fn answered(
             url: url.to_owned(),
             why: e.to_string(),
         }),
+    }
+}
+
+/// A name for this process: the machine's (its first 16 letters, digits and `-`) and 8 random
+/// hex digits, so that two processes with one token (on one machine or not) differ.
+fn label() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    let host: String = host
+        .trim()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .take(16)
+        .collect();
+    let mut random = [0u8; 4];
+    let random = match getrandom::fill(&mut random) {
+        Ok(()) => crate::secret::hex(&random),
+        Err(_) => format!("{:08x}", std::process::id()),
+    };
+    if host.is_empty() {
+        random
+    } else {
+        format!("{host}-{random}")
     }
 }

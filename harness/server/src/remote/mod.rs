@@ -275,7 +275,7 @@ impl Shared<'_> {
         let done = match played {
             Ok(records) => {
                 let finish = Finish {
-                    slot,
+                    slot: self.client.slot(slot),
                     games: records
                         .iter()
                         .map(|r| serde_json::to_value(r).unwrap_or_default())
