@@ -26,13 +26,42 @@ pub fn write_config(dir: &Path) -> PathBuf {
     write_config_with(dir, "")
 }
 
+/// The variable that runs these tests on PostgreSQL: `postgres` (scripts/test's second pass
+/// sets it, with the server tests/postgres/up.sh started in QUADS_TEST_POSTGRES).
+pub const BACKEND: &str = "QUADS_TEST_BACKEND";
+
+/// The `database` line of a new test config: none (SQLite in the data folder), or a new
+/// database of its own on the tests' PostgreSQL.
+fn database_line() -> String {
+    if std::env::var(BACKEND).as_deref() != Ok("postgres") {
+        return String::new();
+    }
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let base = std::env::var("QUADS_TEST_POSTGRES").expect(
+        "QUADS_TEST_BACKEND=postgres needs QUADS_TEST_POSTGRES (tests/postgres/up.sh prints it)",
+    );
+    let name = format!(
+        "server_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+    );
+    let made = Command::new("psql")
+        .arg(format!("{base}/postgres"))
+        .args(["-qc", &format!("CREATE DATABASE {name}")])
+        .status()
+        .expect("psql runs");
+    assert!(made.success(), "CREATE DATABASE {name}");
+    format!("database = \"{base}/{name}\"\n")
+}
+
 /// The test config with `extra` lines of top-level keys.
 pub fn write_config_with(dir: &Path, extra: &str) -> PathBuf {
     let config = dir.join("server.toml");
     let text = format!(
-        "name = \"test-cup\"\nlisten = \"127.0.0.1:0\"\ndata = \"{}\"\nadmin_token = \"{ADMIN}\"\n{extra}\
+        "name = \"test-cup\"\nlisten = \"127.0.0.1:0\"\ndata = \"{}\"\nadmin_token = \"{ADMIN}\"\n{}{extra}\
          [limits]\nupload_bytes = 200000\nunpacked_bytes = 1000000\nfiles = 100\n",
-        dir.join("data").display()
+        dir.join("data").display(),
+        database_line()
     );
     std::fs::write(&config, text).unwrap();
     config

@@ -5,6 +5,7 @@
 //! CSRF tokens and privacy.
 
 mod api;
+mod faults;
 mod harness;
 mod ladder;
 mod matches;

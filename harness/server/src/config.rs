@@ -4,7 +4,8 @@
 //! name = "spring-cup"                  # the event
 //! listen = "127.0.0.1:8080"            # where it listens (port 0: any free port)
 //! data = "out/server"                  # its folder: the database, the uploads
-//! database = "sqlite://out/server/quads.db"   # default: data/quads.db
+//! database = "sqlite://out/server/quads.db"   # default: data/quads.db; or PostgreSQL:
+//!                                      # "postgres://quads:PASSWORD@db.example/quads"
 //! admin_token = "…"                    # the host's token (keep the file private)
 //! signup = "invite"                    # or "open": anyone may sign up
 //! variants = ["quads", "classic"]      # what an upload is checked under (default: quads)
@@ -164,9 +165,10 @@ impl ServerConfig {
         let database = file
             .database
             .unwrap_or_else(|| format!("sqlite://{}", file.data.join(DATABASE_FILE).display()));
-        if !database.starts_with("sqlite:") {
+        if crate::store::Backend::of(&database).is_none() {
             return Err(bad(format!(
-                "database `{database}`: only sqlite: URLs for now (PostgreSQL is next)"
+                "database `{}`: give a sqlite: or postgres:// URL",
+                crate::store::redacted(&database)
             )));
         }
         let variants = file
@@ -276,8 +278,8 @@ mod tests {
                 "s.toml: movetime `0s` is not a duration such as 1s or 200ms",
             ),
             (
-                "database = \"postgres://x\"",
-                "s.toml: database `postgres://x`: only sqlite: URLs for now",
+                "database = \"mysql://u:secret@h/db\"",
+                "s.toml: database `mysql://u:***@h/db`: give a sqlite: or postgres:// URL",
             ),
             (
                 "lease = \"1500ms\"",

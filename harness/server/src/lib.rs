@@ -40,7 +40,7 @@ pub async fn serve(
     }
     let store = store::Store::open(&config.database).await?;
     let database = |e: ApiError| ServerError::Database {
-        url: config.database.clone(),
+        url: store::redacted(&config.database),
         why: e.message,
     };
     store.recover().await.map_err(database)?;

@@ -60,7 +60,7 @@ impl Store {
     ) -> Result<i64, ApiError> {
         let row = sqlx::query(
             "INSERT INTO matches (first, second, state, kind, rules, requested_by) \
-             VALUES (?, ?, 'queued', ?, ?, ?) RETURNING id",
+             VALUES ($1, $2, 'queued', $3, $4, $5) RETURNING id",
         )
         .bind(first)
         .bind(second)
@@ -71,7 +71,7 @@ impl Store {
         .await
         .map_err(db)?;
         let id: i64 = row.get(0);
-        sqlx::query("UPDATE matches SET seed = ?1 WHERE id = ?1")
+        sqlx::query("UPDATE matches SET seed = $1 WHERE id = $1")
             .bind(id)
             .execute(&self.pool)
             .await
@@ -81,7 +81,7 @@ impl Store {
 
     /// How many matches of this kind wait for a worker.
     pub async fn queued(&self, kind: Kind) -> Result<i64, ApiError> {
-        let row = sqlx::query("SELECT COUNT(*) FROM matches WHERE kind = ? AND state = 'queued'")
+        let row = sqlx::query("SELECT COUNT(*) FROM matches WHERE kind = $1 AND state = 'queued'")
             .bind(kind.word())
             .fetch_one(&self.pool)
             .await
@@ -92,7 +92,7 @@ impl Store {
     /// The test match an entrant asked for that is not played yet, if any.
     pub async fn pending_test(&self, entrant: i64) -> Result<Option<i64>, ApiError> {
         let row = sqlx::query(
-            "SELECT id FROM matches WHERE kind = 'test' AND requested_by = ? AND state IN ('queued', 'running')",
+            "SELECT id FROM matches WHERE kind = 'test' AND requested_by = $1 AND state IN ('queued', 'running')",
         )
         .bind(entrant)
         .fetch_optional(&self.pool)
@@ -110,21 +110,28 @@ impl Store {
         ladder: bool,
         lease: i64,
     ) -> Result<Option<MatchJob>, ApiError> {
-        let ready = serde_json::to_string(ready).map_err(ApiError::internal)?;
-        let row = sqlx::query(
-            "UPDATE matches SET state = 'running', attempts = attempts + 1, worker = ?1, lease = ?2 \
-             WHERE id = (SELECT id FROM matches WHERE state = 'queued' \
-               AND first IN (SELECT value FROM json_each(?3)) AND second IN (SELECT value FROM json_each(?3)) \
-               AND (?4 OR kind = 'test') ORDER BY kind = 'ladder', id LIMIT 1) \
+        if ready.is_empty() {
+            return Ok(None);
+        }
+        // The versions as parameters $4, $5, …; on PostgreSQL, a match another worker is
+        // taking at this moment is skipped, not waited for.
+        let ready_list = params(4, ready.len());
+        let sql = format!(
+            "UPDATE matches SET state = 'running', attempts = attempts + 1, worker = $1, lease = $2 \
+             WHERE state = 'queued' AND id = (SELECT id FROM matches WHERE state = 'queued' \
+               AND first IN ({ready_list}) AND second IN ({ready_list}) \
+               AND ($3 OR kind = 'test') ORDER BY kind = 'ladder', id LIMIT 1{}) \
              RETURNING id, first, second, rules, seed",
-        )
-        .bind(worker)
-        .bind(now() + lease)
-        .bind(&ready)
-        .bind(ladder)
-        .fetch_optional(&self.pool)
-        .await
-        .map_err(db)?;
+            self.backend.skip_locked()
+        );
+        let mut query = sqlx::query(&sql)
+            .bind(worker)
+            .bind(now() + lease)
+            .bind(ladder);
+        for v in ready {
+            query = query.bind(*v);
+        }
+        let row = query.fetch_optional(&self.pool).await.map_err(db)?;
         match row {
             Some(row) => self.job(&row).await.map(Some),
             None => Ok(None),
@@ -134,7 +141,7 @@ impl Store {
     /// The match `worker` holds as `id`, if it still does.
     pub async fn running_match(&self, id: i64, worker: &str) -> Result<Option<MatchJob>, ApiError> {
         let row = sqlx::query(
-            "SELECT id, first, second, rules, seed FROM matches WHERE id = ? AND worker = ? AND state = 'running'",
+            "SELECT id, first, second, rules, seed FROM matches WHERE id = $1 AND worker = $2 AND state = 'running'",
         )
         .bind(id)
         .bind(worker)
@@ -148,11 +155,11 @@ impl Store {
     }
 
     /// A match as a worker takes it, from its row's (id, first, second, rules, seed).
-    async fn job(&self, row: &sqlx::sqlite::SqliteRow) -> Result<MatchJob, ApiError> {
+    async fn job(&self, row: &sqlx::any::AnyRow) -> Result<MatchJob, ApiError> {
         let (id, first, second): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
         let names = sqlx::query(
             "SELECT ea.name, eb.name, va.digest, vb.digest FROM versions va JOIN entrants ea ON ea.id = va.entrant_id, \
-             versions vb JOIN entrants eb ON eb.id = vb.entrant_id WHERE va.id = ? AND vb.id = ?",
+             versions vb JOIN entrants eb ON eb.id = vb.entrant_id WHERE va.id = $1 AND vb.id = $2",
         )
         .bind(first)
         .bind(second)
@@ -175,7 +182,7 @@ impl Store {
     /// Renews `worker`'s lease on a match: false if it is no longer its own.
     pub async fn heartbeat(&self, id: i64, worker: &str, lease: i64) -> Result<bool, ApiError> {
         let done = sqlx::query(
-            "UPDATE matches SET lease = ? WHERE id = ? AND worker = ? AND state = 'running'",
+            "UPDATE matches SET lease = $1 WHERE id = $2 AND worker = $3 AND state = 'running'",
         )
         .bind(now() + lease)
         .bind(id)
@@ -195,7 +202,7 @@ impl Store {
     ) -> Result<bool, ApiError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
         let held = sqlx::query(
-            "UPDATE matches SET state = 'done', lease = NULL WHERE id = ? AND worker = ? AND state = 'running'",
+            "UPDATE matches SET state = 'done', lease = NULL WHERE id = $1 AND worker = $2 AND state = 'running'",
         )
         .bind(id)
         .bind(worker)
@@ -206,7 +213,7 @@ impl Store {
             return Ok(false);
         }
         for r in records {
-            sqlx::query("INSERT INTO games (match_id, record) VALUES (?, ?)")
+            sqlx::query("INSERT INTO games (match_id, record) VALUES ($1, $2)")
                 .bind(id)
                 .bind(r)
                 .execute(&mut *tx)
@@ -220,7 +227,7 @@ impl Store {
     /// Ends a match `worker` holds as failed, with the reason.
     pub async fn fail_match(&self, id: i64, worker: &str, reason: &str) -> Result<(), ApiError> {
         sqlx::query(
-            "UPDATE matches SET state = 'failed', lease = NULL, reason = ? WHERE id = ? AND worker = ? AND state = 'running'",
+            "UPDATE matches SET state = 'failed', lease = NULL, reason = $1 WHERE id = $2 AND worker = $3 AND state = 'running'",
         )
         .bind(reason)
         .bind(id)
@@ -235,39 +242,27 @@ impl Store {
     /// so: the server's own, at start) run again, once; a second loss fails them. How many.
     pub async fn reap(&self, all_of: Option<&str>) -> Result<u64, ApiError> {
         let prefix = all_of.map(|p| format!("{p}%"));
+        // One statement, so that a match taken again meanwhile is not touched.
         let lost = sqlx::query(
-            "SELECT id, attempts FROM matches WHERE state = 'running' AND (lease < ? OR worker LIKE ?)",
+            "UPDATE matches SET \
+               state = CASE WHEN attempts < 2 THEN 'queued' ELSE 'failed' END, \
+               reason = CASE WHEN attempts < 2 THEN '' ELSE 'its worker was lost twice while playing it' END, \
+               worker = NULL, lease = NULL \
+             WHERE state = 'running' AND (lease < $1 OR worker LIKE $2)",
         )
         .bind(now())
         .bind(prefix.as_deref().unwrap_or(""))
-        .fetch_all(&self.pool)
+        .execute(&self.pool)
         .await
         .map_err(db)?;
-        for row in &lost {
-            let (id, attempts): (i64, i64) = (row.get(0), row.get(1));
-            let (state, reason) = if attempts < 2 {
-                ("queued", "")
-            } else {
-                ("failed", "its worker was lost twice while playing it")
-            };
-            sqlx::query(
-                "UPDATE matches SET state = ?, reason = ?, worker = NULL, lease = NULL WHERE id = ?",
-            )
-            .bind(state)
-            .bind(reason)
-            .bind(id)
-            .execute(&self.pool)
-            .await
-            .map_err(db)?;
-        }
-        Ok(lost.len() as u64)
+        Ok(lost.rows_affected())
     }
 
     /// Cancels a match not yet done (its worker's result, if it comes, is dropped): whether
     /// there was one to cancel.
     pub async fn cancel_match(&self, id: i64, reason: &str) -> Result<bool, ApiError> {
         let done = sqlx::query(
-            "UPDATE matches SET state = 'cancelled', reason = ?, lease = NULL WHERE id = ? AND state IN ('queued', 'running')",
+            "UPDATE matches SET state = 'cancelled', reason = $1, lease = NULL WHERE id = $2 AND state IN ('queued', 'running')",
         )
         .bind(reason)
         .bind(id)
@@ -284,7 +279,7 @@ impl Store {
         let row = sqlx::query(
             "INSERT INTO matches (first, second, state, kind, rules, seed, requested_by) \
              SELECT first, second, 'queued', kind, rules, seed, requested_by FROM matches \
-             WHERE id = ? AND state IN ('done', 'failed', 'cancelled') RETURNING id",
+             WHERE id = $1 AND state IN ('done', 'failed', 'cancelled') RETURNING id",
         )
         .bind(id)
         .fetch_optional(&mut *tx)
@@ -294,7 +289,7 @@ impl Store {
             return Ok(None);
         };
         let new: i64 = row.get(0);
-        sqlx::query("UPDATE matches SET state = 'cancelled', reason = ? WHERE id = ?")
+        sqlx::query("UPDATE matches SET state = 'cancelled', reason = $1 WHERE id = $2")
             .bind(format!("rerun as match {new}"))
             .bind(id)
             .execute(&mut *tx)
@@ -306,18 +301,31 @@ impl Store {
 
     /// Cancels the queued ladder matches of versions no longer on the ladder.
     pub async fn drop_stale(&self, players: &[i64]) -> Result<(), ApiError> {
-        let players = serde_json::to_string(players).map_err(ApiError::internal)?;
-        sqlx::query(
+        let stale = if players.is_empty() {
+            "TRUE".to_owned()
+        } else {
+            let list = params(1, players.len());
+            format!("first NOT IN ({list}) OR second NOT IN ({list})")
+        };
+        let sql = format!(
             "UPDATE matches SET state = 'cancelled', reason = 'a version left the ladder before it was played' \
-             WHERE state = 'queued' AND kind = 'ladder' AND (first NOT IN (SELECT value FROM json_each(?1)) \
-             OR second NOT IN (SELECT value FROM json_each(?1)))",
-        )
-        .bind(&players)
-        .execute(&self.pool)
-        .await
-        .map_err(db)?;
+             WHERE state = 'queued' AND kind = 'ladder' AND ({stale})"
+        );
+        let mut query = sqlx::query(&sql);
+        for v in players {
+            query = query.bind(*v);
+        }
+        query.execute(&self.pool).await.map_err(db)?;
         Ok(())
     }
+}
+
+/// `$from, $from+1, …`: `n` parameters for an `IN` list.
+fn params(from: usize, n: usize) -> String {
+    (from..from + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! The database: entrants, their tokens, invites, versions and the pipeline's jobs, behind
-//! typed calls (the matches are in [`matches`] and [`reads`]). SQLite here (one file, WAL, foreign keys on);
-//! the schema is `migrations/`, embedded and applied at start.
+//! typed calls (the matches are in [`matches`] and [`reads`]), on SQLite (one file, WAL, foreign
+//! keys on) or PostgreSQL, through sqlx's Any driver: one set of queries (`$1` parameters, which
+//! both take), and a clause or two by [`Backend`]. The schema is `migrations/sqlite` and
+//! `migrations/postgres`, embedded and applied at start.
 
 mod matches;
 mod reads;
@@ -11,16 +13,16 @@ pub use matches::{Kind, MatchJob};
 pub use reads::MatchRow;
 pub use sessions::SessionOf;
 
-use std::str::FromStr;
-
 use axum::http::StatusCode;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
-use sqlx::{Row, SqlitePool};
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::AnyPool;
+use sqlx::{Executor, Row};
 
 use crate::{ApiError, ServerError};
 
-/// The schema's migrations.
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+/// The schema's migrations, one folder per backend.
+static SQLITE: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 /// An entrant, as a token names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,39 +69,109 @@ pub struct Job {
     pub digest: String,
 }
 
+/// Which database a store is on: the SQL is the same but for a few clauses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// One file, WAL, one writer at a time.
+    Sqlite,
+    /// A server: many writers, rows locked.
+    Postgres,
+}
+
+impl Backend {
+    /// Of a database URL: `sqlite:…` or `postgres://…` (also `postgresql://…`).
+    pub fn of(url: &str) -> Option<Backend> {
+        if url.starts_with("sqlite:") {
+            Some(Backend::Sqlite)
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Some(Backend::Postgres)
+        } else {
+            None
+        }
+    }
+
+    /// The end of a queue's pick: on PostgreSQL, a row another connection is taking is
+    /// skipped, not waited for (SQLite has one writer: its pick and take are one statement
+    /// no other write can come between).
+    fn skip_locked(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "",
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+        }
+    }
+}
+
+/// A database URL as logs may show it: the password, if any, hidden.
+pub fn redacted(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let Some((user, host)) = rest.split_once('@') else {
+        return url.to_owned();
+    };
+    match user.split_once(':') {
+        Some((name, _)) => format!("{scheme}://{name}:***@{host}"),
+        None => url.to_owned(),
+    }
+}
+
 #[derive(Clone)]
 pub struct Store {
-    pool: SqlitePool,
+    pool: AnyPool,
+    backend: Backend,
 }
 
 fn db(e: sqlx::Error) -> ApiError {
     ApiError::internal(format!("database: {e}"))
 }
 
+/// Connections a server keeps open to each backend.
+const CONNECTIONS: [(Backend, u32); 2] = [(Backend::Sqlite, 4), (Backend::Postgres, 8)];
+
 impl Store {
-    /// Opens (creating if needed) and migrates the database at `url`.
+    /// Opens (creating if needed) and migrates the database at `url`: SQLite (`sqlite:PATH`) or
+    /// PostgreSQL (`postgres://USER:PASSWORD@HOST/DATABASE`).
     pub async fn open(url: &str) -> Result<Store, ServerError> {
         let fail = |why: String| ServerError::Database {
-            url: url.to_owned(),
+            url: redacted(url),
             why,
         };
-        let options = SqliteConnectOptions::from_str(url)
-            .map_err(|e| fail(e.to_string()))?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .foreign_keys(true);
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
-            .connect_with(options)
+        sqlx::any::install_default_drivers();
+        let backend = Backend::of(url)
+            .ok_or_else(|| fail("a database URL starts with sqlite: or postgres://".to_owned()))?;
+        let mut target = url.to_owned();
+        if backend == Backend::Sqlite && !url.contains('?') {
+            target.push_str("?mode=rwc"); // created if missing
+        }
+        let connections = CONNECTIONS
+            .iter()
+            .find(|c| c.0 == backend)
+            .map_or(4, |c| c.1);
+        let pool = AnyPoolOptions::new()
+            .max_connections(connections)
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        conn.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000")
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&target)
             .await
             .map_err(|e| fail(e.to_string()))?;
-        MIGRATOR.run(&pool).await.map_err(|e| fail(e.to_string()))?;
-        Ok(Store { pool })
+        let migrator = match backend {
+            Backend::Sqlite => &SQLITE,
+            Backend::Postgres => &POSTGRES,
+        };
+        migrator.run(&pool).await.map_err(|e| fail(e.to_string()))?;
+        Ok(Store { pool, backend })
     }
 
     /// Keeps an invite's hash.
     pub async fn add_invite(&self, hash: &str) -> Result<(), ApiError> {
-        sqlx::query("INSERT INTO invites (hash) VALUES (?)")
+        sqlx::query("INSERT INTO invites (hash) VALUES ($1)")
             .bind(hash)
             .execute(&self.pool)
             .await
@@ -116,7 +188,7 @@ impl Store {
         token: &str,
     ) -> Result<(), ApiError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
-        let id: i64 = match sqlx::query("INSERT INTO entrants (name) VALUES (?) RETURNING id")
+        let id: i64 = match sqlx::query("INSERT INTO entrants (name) VALUES ($1) RETURNING id")
             .bind(name)
             .fetch_one(&mut *tx)
             .await
@@ -132,7 +204,7 @@ impl Store {
         };
         if let Some(invite) = invite {
             let used =
-                sqlx::query("UPDATE invites SET used_by = ? WHERE hash = ? AND used_by IS NULL")
+                sqlx::query("UPDATE invites SET used_by = $1 WHERE hash = $2 AND used_by IS NULL")
                     .bind(id)
                     .bind(invite)
                     .execute(&mut *tx)
@@ -145,7 +217,7 @@ impl Store {
                 ));
             }
         }
-        sqlx::query("INSERT INTO tokens (hash, entrant_id) VALUES (?, ?)")
+        sqlx::query("INSERT INTO tokens (hash, entrant_id) VALUES ($1, $2)")
             .bind(token)
             .bind(id)
             .execute(&mut *tx)
@@ -157,7 +229,7 @@ impl Store {
     /// The entrant whose token has this hash.
     pub async fn entrant_of(&self, token: &str) -> Result<Option<Entrant>, ApiError> {
         let row = sqlx::query(
-            "SELECT e.id, e.name, e.disabled FROM tokens t JOIN entrants e ON e.id = t.entrant_id WHERE t.hash = ?",
+            "SELECT e.id, e.name, e.disabled FROM tokens t JOIN entrants e ON e.id = t.entrant_id WHERE t.hash = $1",
         )
         .bind(token)
         .fetch_optional(&self.pool)
@@ -180,10 +252,17 @@ impl Store {
     ) -> Result<i64, ApiError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
         // One statement: SQLite runs writes one at a time, so two uploads at once get two
-        // numbers.
+        // numbers; PostgreSQL runs them side by side, so the entrant's row is locked first.
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT id FROM entrants WHERE id = $1 FOR UPDATE")
+                .bind(entrant)
+                .execute(&mut *tx)
+                .await
+                .map_err(db)?;
+        }
         let row = sqlx::query(
             "INSERT INTO versions (entrant_id, number, digest, files, bytes, status) \
-             SELECT ?1, COALESCE(MAX(number), 0) + 1, ?2, ?3, ?4, 'queued' FROM versions WHERE entrant_id = ?1 \
+             SELECT $1, COALESCE(MAX(number), 0) + 1, $2, $3, $4, 'queued' FROM versions WHERE entrant_id = $1 \
              RETURNING id, number",
         )
         .bind(entrant)
@@ -194,7 +273,7 @@ impl Store {
         .await
         .map_err(db)?;
         let (id, number): (i64, i64) = (row.get(0), row.get(1));
-        sqlx::query("INSERT INTO jobs (version_id) VALUES (?)")
+        sqlx::query("INSERT INTO jobs (version_id) VALUES ($1)")
             .bind(id)
             .execute(&mut *tx)
             .await
@@ -206,25 +285,27 @@ impl Store {
     /// Claims the oldest queued job, marking it and its version as running.
     pub async fn claim(&self) -> Result<Option<Job>, ApiError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
-        let row = sqlx::query(
+        let sql = format!(
             "UPDATE jobs SET state = 'running', attempts = attempts + 1 \
-             WHERE id = (SELECT id FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1) \
+             WHERE state = 'queued' AND id = (SELECT id FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1{}) \
              RETURNING id, version_id",
-        )
-        .fetch_optional(&mut *tx)
-        .await
-        .map_err(db)?;
+            self.backend.skip_locked()
+        );
+        let row = sqlx::query(&sql)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db)?;
         let Some(row) = row else {
             return Ok(None);
         };
         let (id, version): (i64, i64) = (row.get(0), row.get(1));
-        sqlx::query("UPDATE versions SET status = 'checking' WHERE id = ?")
+        sqlx::query("UPDATE versions SET status = 'checking' WHERE id = $1")
             .bind(version)
             .execute(&mut *tx)
             .await
             .map_err(db)?;
         let row = sqlx::query(
-            "SELECT e.name, v.number, v.digest FROM versions v JOIN entrants e ON e.id = v.entrant_id WHERE v.id = ?",
+            "SELECT e.name, v.number, v.digest FROM versions v JOIN entrants e ON e.id = v.entrant_id WHERE v.id = $1",
         )
         .bind(version)
         .fetch_one(&mut *tx)
@@ -243,13 +324,13 @@ impl Store {
     /// Ends a job with its version's verdict.
     pub async fn finish(&self, job: i64, status: &str, reason: &str) -> Result<(), ApiError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
-        sqlx::query("UPDATE jobs SET state = 'done' WHERE id = ?")
+        sqlx::query("UPDATE jobs SET state = 'done' WHERE id = $1")
             .bind(job)
             .execute(&mut *tx)
             .await
             .map_err(db)?;
         sqlx::query(
-            "UPDATE versions SET status = ?, reason = ? WHERE id = (SELECT version_id FROM jobs WHERE id = ?)",
+            "UPDATE versions SET status = $1, reason = $2 WHERE id = (SELECT version_id FROM jobs WHERE id = $3)",
         )
         .bind(status)
         .bind(reason)
@@ -262,7 +343,7 @@ impl Store {
 
     /// Makes a version its entrant's active one.
     pub async fn activate(&self, version: i64) -> Result<(), ApiError> {
-        sqlx::query("UPDATE entrants SET active = ?1 WHERE id = (SELECT entrant_id FROM versions WHERE id = ?1)")
+        sqlx::query("UPDATE entrants SET active = $1 WHERE id = (SELECT entrant_id FROM versions WHERE id = $1)")
             .bind(version)
             .execute(&self.pool)
             .await
@@ -300,7 +381,7 @@ impl Store {
 
     /// Stops the ladder playing a version, with the reason.
     pub async fn pause_version(&self, version: i64, reason: &str) -> Result<(), ApiError> {
-        sqlx::query("UPDATE versions SET paused = ? WHERE id = ? AND paused IS NULL")
+        sqlx::query("UPDATE versions SET paused = $1 WHERE id = $2 AND paused IS NULL")
             .bind(reason)
             .bind(version)
             .execute(&self.pool)
@@ -311,7 +392,7 @@ impl Store {
 
     /// Disables an entrant with the reason (`None`: enables it again): whether it exists.
     pub async fn disable(&self, name: &str, reason: Option<&str>) -> Result<bool, ApiError> {
-        let done = sqlx::query("UPDATE entrants SET disabled = ? WHERE name = ?")
+        let done = sqlx::query("UPDATE entrants SET disabled = $1 WHERE name = $2")
             .bind(reason)
             .bind(name)
             .execute(&self.pool)
@@ -336,7 +417,7 @@ impl Store {
 
     /// The entrant named so.
     pub async fn entrant_named(&self, name: &str) -> Result<Option<Entrant>, ApiError> {
-        let row = sqlx::query("SELECT id, name, disabled FROM entrants WHERE name = ?")
+        let row = sqlx::query("SELECT id, name, disabled FROM entrants WHERE name = $1")
             .bind(name)
             .fetch_optional(&self.pool)
             .await
@@ -350,7 +431,7 @@ impl Store {
 
     /// The row of an entrant's active version.
     pub async fn active_of(&self, entrant: i64) -> Result<Option<i64>, ApiError> {
-        let row = sqlx::query("SELECT active FROM entrants WHERE id = ?")
+        let row = sqlx::query("SELECT active FROM entrants WHERE id = $1")
             .bind(entrant)
             .fetch_optional(&self.pool)
             .await
@@ -387,12 +468,12 @@ impl Store {
         for row in cut {
             let (id, attempts): (i64, i64) = (row.get(0), row.get(1));
             if attempts < 2 {
-                sqlx::query("UPDATE jobs SET state = 'queued' WHERE id = ?")
+                sqlx::query("UPDATE jobs SET state = 'queued' WHERE id = $1")
                     .bind(id)
                     .execute(&self.pool)
                     .await
                     .map_err(db)?;
-                sqlx::query("UPDATE versions SET status = 'queued' WHERE id = (SELECT version_id FROM jobs WHERE id = ?)")
+                sqlx::query("UPDATE versions SET status = 'queued' WHERE id = (SELECT version_id FROM jobs WHERE id = $1)")
                     .bind(id)
                     .execute(&self.pool)
                     .await
@@ -412,7 +493,7 @@ impl Store {
     /// The job of one of the entrant's versions.
     pub async fn job_of(&self, entrant: i64, number: i64) -> Result<Option<i64>, ApiError> {
         let row = sqlx::query(
-            "SELECT j.id FROM jobs j JOIN versions v ON v.id = j.version_id WHERE v.entrant_id = ? AND v.number = ? ORDER BY j.id DESC LIMIT 1",
+            "SELECT j.id FROM jobs j JOIN versions v ON v.id = j.version_id WHERE v.entrant_id = $1 AND v.number = $2 ORDER BY j.id DESC LIMIT 1",
         )
         .bind(entrant)
         .bind(number)
@@ -425,7 +506,7 @@ impl Store {
     /// The entrant's versions, oldest first.
     pub async fn versions(&self, entrant: i64) -> Result<Vec<Version>, ApiError> {
         let rows = sqlx::query(
-            "SELECT number, digest, files, bytes, status, reason, paused FROM versions WHERE entrant_id = ? ORDER BY number",
+            "SELECT number, digest, files, bytes, status, reason, paused FROM versions WHERE entrant_id = $1 ORDER BY number",
         )
         .bind(entrant)
         .fetch_all(&self.pool)
@@ -437,7 +518,7 @@ impl Store {
     /// One of the entrant's versions.
     pub async fn version(&self, entrant: i64, number: i64) -> Result<Option<Version>, ApiError> {
         let row = sqlx::query(
-            "SELECT number, digest, files, bytes, status, reason, paused FROM versions WHERE entrant_id = ? AND number = ?",
+            "SELECT number, digest, files, bytes, status, reason, paused FROM versions WHERE entrant_id = $1 AND number = $2",
         )
         .bind(entrant)
         .bind(number)
@@ -448,7 +529,7 @@ impl Store {
     }
 }
 
-fn version_of(r: &sqlx::sqlite::SqliteRow) -> Version {
+fn version_of(r: &AnyRow) -> Version {
     let paused: Option<String> = r.get(6);
     let status: String = r.get(4);
     Version {

@@ -35,7 +35,7 @@ const MATCH_ROW: &str =
      JOIN versions va ON va.id = m.first JOIN entrants ea ON ea.id = va.entrant_id \
      JOIN versions vb ON vb.id = m.second JOIN entrants eb ON eb.id = vb.entrant_id";
 
-fn match_row(r: &sqlx::sqlite::SqliteRow) -> MatchRow {
+fn match_row(r: &sqlx::any::AnyRow) -> MatchRow {
     MatchRow {
         id: r.get(0),
         kind: r.get(1),
@@ -58,8 +58,9 @@ impl Store {
     /// queued or running as its two games to come.
     pub async fn pair_games(&self) -> Result<Vec<((i64, i64), i64)>, ApiError> {
         let rows = sqlx::query(
-            "SELECT MIN(m.first, m.second), MAX(m.first, m.second), \
-             SUM(CASE WHEN m.state = 'done' THEN (SELECT COUNT(*) FROM games g WHERE g.match_id = m.id) ELSE 2 END) \
+            "SELECT CASE WHEN m.first < m.second THEN m.first ELSE m.second END, \
+             CASE WHEN m.first < m.second THEN m.second ELSE m.first END, \
+             CAST(SUM(CASE WHEN m.state = 'done' THEN (SELECT COUNT(*) FROM games g WHERE g.match_id = m.id) ELSE 2 END) AS BIGINT) \
              FROM matches m WHERE m.kind = 'ladder' AND m.state IN ('done', 'queued', 'running') GROUP BY 1, 2",
         )
         .fetch_all(&self.pool)
@@ -90,7 +91,7 @@ impl Store {
         let rows = sqlx::query(
             "SELECT g.record FROM games g JOIN matches m ON m.id = g.match_id \
              JOIN versions va ON va.id = m.first JOIN versions vb ON vb.id = m.second \
-             WHERE m.state = 'done' AND (?1 IS NULL OR va.entrant_id = ?1 OR vb.entrant_id = ?1) ORDER BY g.id",
+             WHERE m.state = 'done' AND ($1 IS NULL OR va.entrant_id = $1 OR vb.entrant_id = $1) ORDER BY g.id",
         )
         .bind(entrant)
         .fetch_all(&self.pool)
@@ -101,7 +102,7 @@ impl Store {
 
     /// One match.
     pub async fn match_row(&self, id: i64) -> Result<Option<MatchRow>, ApiError> {
-        let row = sqlx::query(&format!("{MATCH_ROW} WHERE m.id = ?"))
+        let row = sqlx::query(&format!("{MATCH_ROW} WHERE m.id = $1"))
             .bind(id)
             .fetch_optional(&self.pool)
             .await
@@ -116,7 +117,7 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<MatchRow>, ApiError> {
         let rows = sqlx::query(&format!(
-            "{MATCH_ROW} WHERE ?1 IS NULL OR ea.name = ?1 OR eb.name = ?1 ORDER BY m.id DESC LIMIT ?2"
+            "{MATCH_ROW} WHERE $1 IS NULL OR ea.name = $1 OR eb.name = $1 ORDER BY m.id DESC LIMIT $2"
         ))
         .bind(entrant)
         .bind(limit)
@@ -128,7 +129,7 @@ impl Store {
 
     /// A match's games, as records.
     pub async fn match_games(&self, id: i64) -> Result<Vec<String>, ApiError> {
-        let rows = sqlx::query("SELECT record FROM games WHERE match_id = ? ORDER BY id")
+        let rows = sqlx::query("SELECT record FROM games WHERE match_id = $1 ORDER BY id")
             .bind(id)
             .fetch_all(&self.pool)
             .await
@@ -140,7 +141,7 @@ impl Store {
     pub async fn recent_games(&self, version: i64, n: i64) -> Result<Vec<String>, ApiError> {
         let rows = sqlx::query(
             "SELECT g.record FROM games g JOIN matches m ON m.id = g.match_id \
-             WHERE m.state = 'done' AND (m.first = ?1 OR m.second = ?1) ORDER BY g.id DESC LIMIT ?2",
+             WHERE m.state = 'done' AND (m.first = $1 OR m.second = $1) ORDER BY g.id DESC LIMIT $2",
         )
         .bind(version)
         .bind(n)
@@ -152,7 +153,7 @@ impl Store {
 
     /// Whether a switch of the host's is on.
     pub async fn switch(&self, name: &str) -> Result<bool, ApiError> {
-        let row = sqlx::query("SELECT value FROM switches WHERE name = ?")
+        let row = sqlx::query("SELECT value FROM switches WHERE name = $1")
             .bind(name)
             .fetch_optional(&self.pool)
             .await
@@ -163,7 +164,7 @@ impl Store {
     /// Sets a switch of the host's.
     pub async fn set_switch(&self, name: &str, on: bool) -> Result<(), ApiError> {
         sqlx::query(
-            "INSERT INTO switches (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET value = ?2",
+            "INSERT INTO switches (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = $2",
         )
         .bind(name)
         .bind(i64::from(on))

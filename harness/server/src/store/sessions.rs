@@ -22,12 +22,12 @@ impl Store {
         seconds: i64,
     ) -> Result<(), ApiError> {
         // Expired sessions go as new ones come: the table holds only live ones and a few more.
-        sqlx::query("DELETE FROM sessions WHERE expires <= ?")
+        sqlx::query("DELETE FROM sessions WHERE expires <= $1")
             .bind(now())
             .execute(&self.pool)
             .await
             .map_err(db)?;
-        sqlx::query("INSERT INTO sessions (hash, entrant_id, expires) VALUES (?, ?, ?)")
+        sqlx::query("INSERT INTO sessions (hash, entrant_id, expires) VALUES ($1, $2, $3)")
             .bind(hash)
             .bind(entrant)
             .bind(now() + seconds)
@@ -41,7 +41,7 @@ impl Store {
     pub async fn session(&self, hash: &str) -> Result<Option<SessionOf>, ApiError> {
         let row = sqlx::query(
             "SELECT s.entrant_id, e.name, e.disabled FROM sessions s \
-             LEFT JOIN entrants e ON e.id = s.entrant_id WHERE s.hash = ? AND s.expires > ?",
+             LEFT JOIN entrants e ON e.id = s.entrant_id WHERE s.hash = $1 AND s.expires > $2",
         )
         .bind(hash)
         .bind(now())
@@ -60,7 +60,7 @@ impl Store {
 
     /// Ends the session with this hash.
     pub async fn drop_session(&self, hash: &str) -> Result<(), ApiError> {
-        sqlx::query("DELETE FROM sessions WHERE hash = ?")
+        sqlx::query("DELETE FROM sessions WHERE hash = $1")
             .bind(hash)
             .execute(&self.pool)
             .await

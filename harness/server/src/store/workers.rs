@@ -9,7 +9,7 @@ use crate::ApiError;
 impl Store {
     /// Makes worker `name` with a token (by hash).
     pub async fn add_worker(&self, name: &str, token: &str) -> Result<(), ApiError> {
-        match sqlx::query("INSERT INTO workers (name, hash) VALUES (?, ?)")
+        match sqlx::query("INSERT INTO workers (name, hash) VALUES ($1, $2)")
             .bind(name)
             .bind(token)
             .execute(&self.pool)
@@ -26,7 +26,7 @@ impl Store {
 
     /// The worker whose token has this hash: its name.
     pub async fn worker_of(&self, token: &str) -> Result<Option<String>, ApiError> {
-        let row = sqlx::query("SELECT name FROM workers WHERE hash = ?")
+        let row = sqlx::query("SELECT name FROM workers WHERE hash = $1")
             .bind(token)
             .fetch_optional(&self.pool)
             .await
