@@ -97,3 +97,208 @@ fn postgresql_restarted_under_the_server_loses_and_doubles_nothing() {
     );
     each_game_once(&server);
 }
+
+/// A network namespace with a veth pair to this one (`10.213.X.1` here, `.2` there), removed
+/// when dropped.
+struct Netns {
+    name: String,
+    inside: String,
+    host_ip: String,
+}
+
+fn ip(args: &[&str]) {
+    let out = Command::new("ip").args(args).output().expect("ip runs");
+    assert!(
+        out.status.success(),
+        "ip {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+impl Netns {
+    fn new() -> Netns {
+        let pid = std::process::id();
+        let (name, outside, inside) = (
+            format!("quads-cut-{pid}"),
+            format!("qc{}h", pid % 100_000),
+            format!("qc{}n", pid % 100_000),
+        );
+        let net = format!("10.213.{}", pid % 250);
+        let ns = Netns {
+            name: name.clone(),
+            inside: inside.clone(),
+            host_ip: format!("{net}.1"),
+        };
+        ip(&["netns", "add", &name]);
+        ip(&[
+            "link", "add", &outside, "type", "veth", "peer", "name", &inside,
+        ]);
+        ip(&["link", "set", &inside, "netns", &name]);
+        ip(&["addr", "add", &format!("{net}.1/30"), "dev", &outside]);
+        ip(&["link", "set", &outside, "up"]);
+        ns.inside_ip(&["addr", "add", &format!("{net}.2/30"), "dev", &inside]);
+        ns.inside_ip(&["link", "set", &inside, "up"]);
+        ns.inside_ip(&["link", "set", "lo", "up"]);
+        ns
+    }
+
+    /// `ip ARGS` inside.
+    fn inside_ip(&self, args: &[&str]) {
+        let mut all = vec!["netns", "exec", &self.name, "ip"];
+        all.extend_from_slice(args);
+        ip(&all);
+    }
+
+    /// Cuts the link (`false`) or mends it.
+    fn link(&self, up: bool) {
+        self.inside_ip(&["link", "set", &self.inside, if up { "up" } else { "down" }]);
+    }
+}
+
+impl Drop for Netns {
+    fn drop(&mut self) {
+        // Removing the namespace removes its end of the pair, and so the pair.
+        let _ = Command::new("ip")
+            .args(["netns", "delete", &self.name])
+            .status();
+    }
+}
+
+/// The pid of the process whose command line holds every one of `words`.
+fn pid_with(words: &[&str]) -> Option<u32> {
+    std::fs::read_dir("/proc").unwrap().flatten().find_map(|e| {
+        let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+        let cmd = std::fs::read(e.path().join("cmdline")).ok()?;
+        let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+        words.iter().all(|w| cmd.contains(w)).then_some(pid)
+    })
+}
+
+/// Waits (a minute at most) for `done` to hold; what it holds.
+fn until<T>(what: &str, mut done: impl FnMut() -> Option<T>) -> T {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        if let Some(t) = done() {
+            return t;
+        }
+        assert!(std::time::Instant::now() < end, "{what}, after a minute");
+        std::thread::yield_now();
+    }
+}
+
+#[test]
+fn a_worker_cut_off_loses_its_lease_and_its_late_games_do_not_count() {
+    let ns = Netns::new();
+    let dir = tempfile::tempdir().unwrap();
+    // Listening everywhere: here on the loopback, there on the pair's address.
+    let config = write_config_with(
+        dir.path(),
+        "listen = \"0.0.0.0:0\"\nworkers = 0\nlease = \"2s\"\nmovetime = \"2s\"\n",
+    );
+    let server = start(&config);
+    // Bots that take a while over each move, so that the cut comes mid-match.
+    for name in ["ann", "bob"] {
+        let folder = edited_bot(
+            dir.path(),
+            name,
+            ("print(\"move\",", "time.sleep(0.2); print(\"move\","),
+        );
+        let script = std::fs::read_to_string(folder.join("bot.py")).unwrap();
+        std::fs::write(folder.join("bot.py"), format!("import time\n{script}")).unwrap();
+        let token = server.entrant(name);
+        assert_eq!(server.submit(&token, &folder).0, 0);
+        assert_eq!(server.wait(&token, 1, None)["status"], "admitted");
+    }
+    let token_of = |name: &str| {
+        let (code, body) = server.post(
+            "/api/admin/workers",
+            ADMIN,
+            serde_json::json!({ "name": name }),
+        );
+        assert_eq!(code, 201, "{body}");
+        body["token"].as_str().unwrap().to_owned()
+    };
+    let port = server.url.rsplit(':').next().unwrap();
+    let far = format!("http://{}:{port}", ns.host_ip);
+    let cut_dir = dir.path().join("cut");
+    let printed = dir.path().join("cut.out");
+    let mut cut = Command::new("ip")
+        .args([
+            "netns",
+            "exec",
+            &ns.name,
+            env!("CARGO_BIN_EXE_quads"),
+            "worker",
+        ])
+        .args(["--server", &far, "--token", &token_of("box-cut"), "--data"])
+        .arg(&cut_dir)
+        .stdout(std::fs::File::create(&printed).unwrap())
+        .spawn()
+        .unwrap();
+    let m = server.wait_match(1, Some("queued"));
+    assert!(
+        m["match"]["worker"]
+            .as_str()
+            .unwrap()
+            .starts_with("box-cut/"),
+        "{m}"
+    );
+    // Once both bots are built there (their packs fetched) and playing, its link goes down.
+    let cut_dir_text = cut_dir.display().to_string();
+    until("box-cut never built both bots", || {
+        let text = std::fs::read_to_string(&printed).unwrap();
+        (text.contains("built ann") && text.contains("built bob")).then_some(())
+    });
+    until("box-cut never ran a bot", || {
+        let worker = pid_with(&["worker", &cut_dir_text])?;
+        pid_with(&[&format!(" --parent {worker} ")])
+    });
+    ns.link(false);
+    // Another worker takes match 1 once box-cut's lease has run out, and plays it again.
+    let mut near = Command::new(env!("CARGO_BIN_EXE_quads"))
+        .args([
+            "worker",
+            "--server",
+            &server.url,
+            "--token",
+            &token_of("box-near"),
+        ])
+        .arg("--data")
+        .arg(dir.path().join("near"))
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let m = server.wait_match(1, None);
+    assert_eq!(
+        (&m["match"]["state"], &m["match"]["attempts"]),
+        (&serde_json::json!("done"), &serde_json::json!(2)),
+        "{m}"
+    );
+    assert!(
+        m["match"]["worker"]
+            .as_str()
+            .unwrap()
+            .starts_with("box-near/"),
+        "{m}"
+    );
+    // The link mended, box-cut hands its games in late, and they do not count.
+    ns.link(true);
+    until("box-cut never handed match 1 in", || {
+        let text = std::fs::read_to_string(&printed).unwrap();
+        text.contains("match 1 handed in").then_some(())
+    });
+    let text = std::fs::read_to_string(&printed).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.contains("match 1 handed in"))
+        .unwrap();
+    assert!(
+        line.ends_with("(not counted: the lease was lost)"),
+        "{text}"
+    );
+    let _ = cut.kill();
+    let _ = cut.wait();
+    let _ = near.kill();
+    let _ = near.wait();
+    each_game_once(&server);
+}

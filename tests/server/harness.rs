@@ -58,8 +58,14 @@ fn database_line() -> String {
 pub fn write_config_with(dir: &Path, extra: &str) -> PathBuf {
     let config = dir.join("server.toml");
     let text = format!(
-        "name = \"test-cup\"\nlisten = \"127.0.0.1:0\"\ndata = \"{}\"\nadmin_token = \"{ADMIN}\"\n{}{extra}\
+        "name = \"test-cup\"\n{}data = \"{}\"\nadmin_token = \"{ADMIN}\"\n{}{extra}\
          [limits]\nupload_bytes = 200000\nunpacked_bytes = 1000000\nfiles = 100\n",
+        // The loopback, unless `extra` says where.
+        if extra.contains("listen = ") {
+            ""
+        } else {
+            "listen = \"127.0.0.1:0\"\n"
+        },
         dir.join("data").display(),
         database_line()
     );

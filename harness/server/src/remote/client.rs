@@ -46,6 +46,8 @@ pub struct Client {
 
 /// How long one call may take beyond the long poll it asks for.
 const SLACK: Duration = Duration::from_secs(30);
+/// How long a heartbeat may take: an answer later than this is no use to the lease.
+const HEARTBEAT: Duration = Duration::from_secs(5);
 
 impl Client {
     /// A client of `server` (its base URL) with a worker's token.
@@ -69,13 +71,13 @@ impl Client {
         &self,
         path: &str,
         body: &B,
-        wait: Duration,
+        timeout: Duration,
     ) -> Result<T, CallError> {
         let url = format!("{}{path}", self.base);
         let answer = self
             .agent
             .post(&url)
-            .timeout(wait + SLACK)
+            .timeout(timeout)
             .set("Authorization", &format!("Bearer {}", self.token))
             .send_json(body);
         let r = answered(&url, answer)?;
@@ -93,7 +95,7 @@ impl Client {
                 slot: self.slot(slot),
                 wait,
             },
-            Duration::from_secs(wait),
+            Duration::from_secs(wait) + SLACK,
         )?;
         Ok(c.job)
     }
@@ -106,7 +108,7 @@ impl Client {
                 slot: self.slot(slot),
                 reason: None,
             },
-            Duration::ZERO,
+            HEARTBEAT,
         )?;
         Ok(h.held)
     }
@@ -119,7 +121,7 @@ impl Client {
                 slot: self.slot(slot),
                 reason: Some(reason.to_owned()),
             },
-            Duration::ZERO,
+            SLACK,
         )?;
         Ok(h.held)
     }
@@ -129,7 +131,7 @@ impl Client {
         let h: Held = self.post(
             &format!("/api/worker/matches/{id}/finish"),
             finish,
-            Duration::from_secs(60),
+            SLACK * 2,
         )?;
         Ok(h.held)
     }
@@ -178,9 +180,18 @@ fn answered(
                 Err(CallError::Refused { url, code, why })
             }
         }
-        Err(e) => Err(CallError::Unreachable {
+        // ureq's own text of a failed connection repeats the URL: said once, here.
+        Err(ureq::Error::Transport(t)) => Err(CallError::Unreachable {
             url: url.to_owned(),
-            why: e.to_string(),
+            why: [
+                Some(t.kind().to_string()),
+                t.message().map(str::to_owned),
+                std::error::Error::source(&t).map(|e| e.to_string()),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(": "),
         }),
     }
 }

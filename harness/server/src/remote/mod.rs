@@ -120,7 +120,7 @@ pub enum WorkerError {
 /// How long a claim waits on the server for a match.
 const CLAIM_WAIT: u64 = 20;
 /// The longest wait between tries at an unreachable server.
-const MAX_RETRY: Duration = Duration::from_secs(30);
+const MAX_RETRY: Duration = Duration::from_secs(10);
 
 /// Works until `matches` are handed in (or forever), `concurrency` matches at once.
 pub fn run(options: &Options, events: &(dyn Fn(Event) + Sync)) -> Result<(), WorkerError> {
@@ -234,16 +234,21 @@ impl Shared<'_> {
         match e {
             CallError::Refused { .. } => Err(WorkerError::Refused(e)),
             CallError::Unreachable { .. } => {
-                (self.events)(Event::Unreachable {
-                    slot,
-                    why: e.to_string(),
-                    retry: *retry,
-                });
-                std::thread::sleep(*retry);
-                *retry = (*retry * 2).min(MAX_RETRY);
+                self.wait_out(slot, e.to_string(), retry);
                 Ok(())
             }
         }
+    }
+
+    /// Says the server is away, waits `retry`, and doubles it (up to [`MAX_RETRY`]).
+    fn wait_out(&self, slot: u32, why: String, retry: &mut Duration) {
+        (self.events)(Event::Unreachable {
+            slot,
+            why,
+            retry: *retry,
+        });
+        std::thread::sleep(*retry);
+        *retry = (*retry * 2).min(MAX_RETRY);
     }
 
     /// Builds, plays and hands in one match, renewing its lease meanwhile.
@@ -269,8 +274,9 @@ impl Shared<'_> {
             })
         };
         let played = self.build_and_play(a);
+        // The heartbeat stops at its next tick (not joined: a call in flight may take a while).
         drop(stop);
-        let _ = beat.join();
+        drop(beat);
         let out = self.data.join("matches").join(a.id.to_string());
         let done = match played {
             Ok(records) => {
@@ -282,7 +288,17 @@ impl Shared<'_> {
                         .collect(),
                     logs: logs(&out),
                 };
-                let counted = self.client.finish(a.id, &finish)?;
+                // Handed in once the server answers: if it was away too long, the lease is
+                // lost and the answer says the games do not count.
+                let mut retry = Duration::from_secs(1);
+                let counted = loop {
+                    match self.client.finish(a.id, &finish) {
+                        Err(e @ CallError::Unreachable { .. }) => {
+                            self.wait_out(slot, e.to_string(), &mut retry)
+                        }
+                        done => break done?,
+                    }
+                };
                 (self.events)(Event::HandedIn {
                     slot,
                     id: a.id,
@@ -341,6 +357,9 @@ impl Shared<'_> {
         if let Some(b) = self.lock_builds().get(&side.digest) {
             return b.clone();
         }
+        // Fetching can fail for a while (the server away): that is not kept, and the match
+        // is given up.
+        self.fetch(side)?;
         let build = self.build(a, side);
         (self.events)(Event::Built {
             entrant: side.entrant.clone(),
@@ -360,11 +379,15 @@ impl Shared<'_> {
         self.builds.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn build(&self, a: &Assignment, side: &Side) -> Build {
-        let pack = self
-            .data
+    fn pack_path(&self, side: &Side) -> PathBuf {
+        self.data
             .join("packs")
-            .join(format!("{}.tar.gz", side.digest));
+            .join(format!("{}.tar.gz", side.digest))
+    }
+
+    /// The version's pack, fetched if it is not here yet, and checked against its digest.
+    fn fetch(&self, side: &Side) -> Result<(), String> {
+        let pack = self.pack_path(side);
         if !pack.exists() {
             let bytes = self
                 .client
@@ -378,6 +401,12 @@ impl Shared<'_> {
             }
             write_new(&pack, &bytes)?;
         }
+        Ok(())
+    }
+
+    /// The version built and checked from its pack.
+    fn build(&self, a: &Assignment, side: &Side) -> Build {
+        let pack = self.pack_path(side);
         let dir = self.data.join("builds").join(&side.digest);
         let (ready, reason) = crate::pipeline::admit_pack(&a.event, &side.entrant, &pack, &dir)?;
         match ready {
