@@ -199,3 +199,39 @@ fn every_call_refuses_whom_it_is_not_for_and_bad_input_in_one_line() {
     assert_eq!(code, 400, "{text}");
     error_line("POST", "/api/versions", &text);
 }
+
+#[test]
+fn an_address_guessing_tokens_is_refused_for_the_rest_of_its_minute() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config_with(dir.path(), "guesses = 5\n"));
+    let ann = server.entrant("ann");
+    // Five wrong guesses are answered as wrong; the host's and ann's tokens still work.
+    for n in 0..5 {
+        let (code, text) = raw(&server, "GET", "/api/me", Some(&format!("guess-{n}")), None);
+        assert_eq!(code, 401, "guess {n}: {text}");
+    }
+    // The sixth is refused unread, and so is every call with a token from this address, the
+    // right ones and a log-in too; calls without a token go on.
+    let (code, text) = raw(&server, "GET", "/api/me", Some("guess-5"), None);
+    assert_eq!(code, 429, "{text}");
+    let line = error_line("GET", "/api/me", &text);
+    assert!(
+        line.starts_with("too many wrong tokens from this address: try again in "),
+        "{line}"
+    );
+    assert_eq!(raw(&server, "GET", "/api/me", Some(&ann), None).0, 429);
+    assert_eq!(
+        raw(&server, "POST", "/api/invites", Some(ADMIN), None).0,
+        429
+    );
+    let login = ureq::post(&format!("{}/login", server.url)).send_form(&[("token", &ann)]);
+    match login {
+        Err(ureq::Error::Status(code, r)) => {
+            assert_eq!(code, 429);
+            let wait: u64 = r.header("Retry-After").unwrap().parse().unwrap();
+            assert!((1..=60).contains(&wait), "Retry-After: {wait}");
+        }
+        other => panic!("a log-in went through: {other:?}"),
+    }
+    assert_eq!(raw(&server, "GET", "/api/leaderboard", None, None).0, 200);
+}

@@ -7,7 +7,9 @@
 mod api;
 mod faults;
 mod harness;
+mod hostile;
 mod ladder;
+mod markup;
 mod matches;
 mod pages;
 mod pipeline;

@@ -27,7 +27,7 @@ fn event(dir: &Path, bot: impl Fn(&Path, &str) -> std::path::PathBuf) -> (Server
 
 impl Server {
     /// A worker's token, made by the host.
-    fn worker_token(&self, name: &str) -> String {
+    pub(crate) fn worker_token(&self, name: &str) -> String {
         let (code, body) = self.post("/api/admin/workers", ADMIN, json!({ "name": name }));
         assert_eq!(code, 201, "{body}");
         assert_eq!(body["name"], name);
@@ -35,7 +35,7 @@ impl Server {
     }
 
     /// `quads worker` with its data under `dir`, and more arguments.
-    fn worker(&self, token: &str, dir: &Path, more: &[&str]) -> Command {
+    pub(crate) fn worker(&self, token: &str, dir: &Path, more: &[&str]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_quads"));
         c.args(["worker", "--server", &self.url, "--token", token, "--data"])
             .arg(dir)

@@ -16,6 +16,7 @@
 //! demo_entrants = "examples/entrants"  # a demo: these bots are signed up and uploaded at start
 //! analysis = false                     # judge every move of each match with the exact solver
 //! lease = "60s"                        # a worker's hold on a match, renewed by its heartbeat
+//! guesses = 30                         # wrong tokens an address may send a minute (0: any)
 //! [limits]
 //! upload_bytes = 8388608               # the largest upload (8 MiB)
 //! unpacked_bytes = 67108864            # what it may unpack to (64 MiB)
@@ -80,6 +81,7 @@ struct File {
     #[serde(default)]
     analysis: bool,
     lease: Option<String>,
+    guesses: Option<u32>,
     #[serde(default)]
     limits: Limits,
 }
@@ -119,6 +121,9 @@ pub struct ServerConfig {
     /// How long a worker holds a match without a heartbeat, in whole seconds; then the match
     /// is queued again (once).
     pub lease: i64,
+    /// Wrong tokens an address may send in a minute before its calls with a token are refused
+    /// for the rest of it (0: no bound).
+    pub guesses: u32,
 }
 
 /// The default address.
@@ -129,6 +134,8 @@ pub const DATABASE_FILE: &str = "quads.db";
 pub const WORKERS: usize = 1;
 /// Games in a row lost by faults that pause a version, by default.
 pub const CRASH_STREAK: u32 = 3;
+/// Wrong tokens an address may send in a minute, by default.
+pub const GUESSES: u32 = 30;
 /// A worker's lease, by default.
 pub const LEASE: &str = "60s";
 /// The fewest characters an admin token may have.
@@ -200,6 +207,7 @@ impl ServerConfig {
         };
         Ok(ServerConfig {
             lease,
+            guesses: file.guesses.unwrap_or(GUESSES),
             workers: file.workers.unwrap_or(WORKERS),
             crash_streak: file.crash_streak.unwrap_or(CRASH_STREAK),
             secure_cookies: file.secure_cookies,

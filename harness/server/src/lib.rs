@@ -88,10 +88,14 @@ pub async fn serve(
             .map_err(|e| ServerError::Demo { why: e.message })?;
     }
     let app = http::router(app);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(stopped())
-        .await
-        .map_err(ServerError::Serve)
+    // Each request knows its peer's address (crate::http::guesses counts per address).
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(stopped())
+    .await
+    .map_err(ServerError::Serve)
 }
 
 /// SIGINT or SIGTERM.

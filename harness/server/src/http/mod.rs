@@ -32,6 +32,7 @@
 //! | `GET /api/worker/packs/{digest}` | a worker | a version's files, to build it |
 
 pub(crate) mod admin;
+mod guesses;
 pub(crate) mod matches;
 pub(crate) mod versions;
 mod workers;
@@ -66,6 +67,8 @@ pub(crate) struct Inner {
     pub(crate) signals: Arc<Signals>,
     /// The versions built and admitted here: the only ones a worker, here or remote, plays.
     pub(crate) bench: Arc<Bench>,
+    /// Wrong tokens per address, to refuse a guesser.
+    pub(crate) guesses: guesses::Guesses,
 }
 
 impl App {
@@ -80,6 +83,7 @@ impl App {
             store,
             signals,
             bench,
+            guesses: guesses::Guesses::default(),
         }))
     }
 }
@@ -126,6 +130,10 @@ pub fn router(app: App) -> Router {
             )
         })
         .layer(DefaultBodyLimit::max(limit))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            guesses::guard,
+        ))
         // Every answer: no sniffing (a bot's log is text, never a page), and the pages' CSP
         // unless the answer has its own (the final report's).
         .layer(SetResponseHeaderLayer::overriding(
