@@ -69,6 +69,8 @@ pub(crate) struct Inner {
     pub(crate) bench: Arc<Bench>,
     /// Wrong tokens per address, to refuse a guesser.
     pub(crate) guesses: guesses::Guesses,
+    /// The last leaderboard fitted.
+    pub(crate) boards: crate::ladder::Boards,
 }
 
 impl App {
@@ -84,6 +86,7 @@ impl App {
             signals,
             bench,
             guesses: guesses::Guesses::default(),
+            boards: crate::ladder::Boards::default(),
         }))
     }
 }
@@ -350,6 +353,15 @@ struct Board {
     wait: Option<u64>,
 }
 
+/// The leaderboard now: fitted again only when something changed since the last fit.
+pub(crate) async fn board(app: &App) -> Result<Arc<serde_json::Value>, ApiError> {
+    let generation = *app.0.signals.changed.borrow();
+    app.0
+        .boards
+        .get(generation, &app.0.config, &app.0.store)
+        .await
+}
+
 async fn leaderboard(
     State(app): State<App>,
     query: Result<axum::extract::Query<Board>, axum::extract::rejection::QueryRejection>,
@@ -357,7 +369,7 @@ async fn leaderboard(
     let query = query.map_err(|e| ApiError::bad(e.body_text()))?;
     let mut waiter = Waiter::new(&app, query.wait);
     loop {
-        let board = crate::ladder::leaderboard(&app.0.config, &app.0.store).await?;
+        let board = board(&app).await?;
         let rows = board["rows"].as_array().map_or(&[][..], Vec::as_slice);
         let each = query.each.unwrap_or(0);
         let everyone = rows.len() as u64 >= board["active"].as_u64().unwrap_or(0)
@@ -367,7 +379,7 @@ async fn leaderboard(
         let enough = board["games"].as_u64().unwrap_or(0) as usize >= query.games.unwrap_or(0)
             && (each == 0 || everyone);
         if enough || !waiter.again().await {
-            return Ok(Json(board).into_response());
+            return Ok(Json(&*board).into_response());
         }
     }
 }

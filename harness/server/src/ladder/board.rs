@@ -1,12 +1,42 @@
 //! The leaderboard: per entrant (all its versions' ladder games), as standings.csv's `all`
-//! rows, with the pairs' counts.
+//! rows, with the pairs' counts. Fitted once per change: [`Boards`] keeps the last fit until
+//! the server's change counter (crate::pipeline::Signals::changed, bumped after every game
+//! counted, version admitted or host's action) moves on.
+
+use std::sync::Arc;
 
 use quads_record::GameRecord;
 
 use crate::store::Store;
 use crate::{ApiError, ServerConfig};
 
-/// The leaderboard as the API gives it.
+/// The last leaderboard fitted, and the change counter it was fitted at.
+#[derive(Default)]
+pub struct Boards(tokio::sync::Mutex<Option<(u64, Arc<serde_json::Value>)>>);
+
+impl Boards {
+    /// The leaderboard at change `generation` (read before calling: a change made while it is
+    /// fitted bumps the counter again, so nothing stale is kept past it). One fit at a time:
+    /// requests that come meanwhile wait for it rather than fit it again.
+    pub async fn get(
+        &self,
+        generation: u64,
+        config: &ServerConfig,
+        store: &Store,
+    ) -> Result<Arc<serde_json::Value>, ApiError> {
+        let mut last = self.0.lock().await;
+        if let Some((g, board)) = &*last {
+            if *g == generation {
+                return Ok(board.clone());
+            }
+        }
+        let board = Arc::new(leaderboard(config, store).await?);
+        *last = Some((generation, board.clone()));
+        Ok(board)
+    }
+}
+
+/// The leaderboard as the API gives it, fitted now.
 pub async fn leaderboard(
     config: &ServerConfig,
     store: &Store,

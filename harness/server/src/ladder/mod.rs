@@ -8,7 +8,7 @@
 mod board;
 pub mod worker;
 
-pub use board::leaderboard;
+pub use board::Boards;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

@@ -22,7 +22,7 @@ pub(super) async fn home(
     headers: HeaderMap,
 ) -> Result<Response, PageError> {
     let seen = Seen::of(&app, &headers).await?;
-    let board = crate::ladder::leaderboard(&app.0.config, &app.0.store).await?;
+    let board = crate::http::board(&app).await?;
     let games = board["games"].as_u64().unwrap_or(0);
     let rows = board["rows"].as_array().cloned().unwrap_or_default();
     let matches = app.0.store.match_rows(None, 20).await?;
