@@ -24,7 +24,11 @@ const PROBES: &str = r#"
         def in_proc():
             return any(seen(f"/proc/{p}/{f}") for p in os.listdir("/proc") if p.isdigit() for f in ("cmdline", "environ"))
         probe("server", lambda: socket.create_connection(("127.0.0.1", PORT), 2) and True)
-        probe("database", lambda: os.path.exists(DATABASE))
+        def database():
+            if isinstance(DATABASE, tuple):
+                return socket.create_connection(DATABASE, 2) and True
+            return os.path.exists(DATABASE)
+        probe("database", database)
         probe("token-file", lambda: seen(TOKEN_FILE))
         probe("worker-folder", lambda: "packs" in os.listdir(WORKER_DATA))
         probe("environment", lambda: any(TOKEN in v for v in os.environ.values()))
@@ -46,9 +50,9 @@ fn a_hostile_bot_on_a_worker_reaches_neither_the_server_nor_the_database_nor_the
     let data = dir.path().join("w");
     std::fs::create_dir_all(data.join("packs")).unwrap();
     let port = server.url.rsplit(':').next().unwrap();
-    let database = dir.path().join("data").join("quads.db");
+    let database = database_probe(dir.path());
     let header = format!(
-        "import os, socket\nTOKEN = {token:?}\nPORT = {port}\nDATABASE = {database:?}\nTOKEN_FILE = {token_file:?}\nWORKER_DATA = {data:?}\n"
+        "import os, socket\nTOKEN = {token:?}\nPORT = {port}\nDATABASE = {database}\nTOKEN_FILE = {token_file:?}\nWORKER_DATA = {data:?}\n"
     );
     for name in ["ann", "bob"] {
         let folder = edited_bot(
@@ -88,6 +92,19 @@ fn a_hostile_bot_on_a_worker_reaches_neither_the_server_nor_the_database_nor_the
         assert_eq!((code, text), (200, expected("closed")), "{log}, {m}");
     }
     assert_eq!(m["games"].as_array().map(Vec::len), Some(2), "{}", json!(m));
+}
+
+/// Where the bot looks for the database, as Python: SQLite's file in the data folder, or the
+/// tests' PostgreSQL as a (host, port) to connect to.
+fn database_probe(dir: &std::path::Path) -> String {
+    if std::env::var(BACKEND).as_deref() == Ok("postgres") {
+        let url = std::env::var("QUADS_TEST_POSTGRES").unwrap();
+        let at = url.rsplit('@').next().unwrap();
+        let (host, port) = at.split_once(':').unwrap();
+        let port: u16 = port.trim_end_matches('/').parse().unwrap();
+        return format!("({host:?}, {port})");
+    }
+    format!("{:?}", dir.join("data").join("quads.db"))
 }
 
 /// The probes' lines, all with one verdict.
