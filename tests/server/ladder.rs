@@ -27,6 +27,8 @@ fn the_ladder_plays_every_pair_in_turn_and_rates_them_with_intervals() {
     let (code, board) = call(ureq::get(&url), None);
     assert_eq!(code, 200, "{board}");
     assert!(board["games"].as_u64().unwrap() >= 6, "{board}");
+    // A wait is also for the ratings of those games (they are fitted in the background).
+    assert_eq!(board["rated"], board["games"], "{board}");
     let rows = board["rows"].as_array().unwrap();
     let mut listed: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
     listed.sort();

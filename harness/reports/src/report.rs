@@ -29,7 +29,7 @@ impl std::fmt::Display for ReportError {
 impl std::error::Error for ReportError {}
 
 /// Bootstrap resamples per fit.
-const SAMPLES: usize = 200;
+pub const SAMPLES: usize = 200;
 
 /// One bot's line in a standings table.
 #[derive(Clone, Debug, PartialEq)]

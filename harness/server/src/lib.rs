@@ -80,8 +80,14 @@ pub async fn serve(
             signals.clone(),
         ));
     }
+    let boards = std::sync::Arc::new(ladder::Boards::default());
+    tokio::spawn(ladder::fitter(
+        boards.clone(),
+        store.clone(),
+        signals.clone(),
+    ));
     let demo = config.demo_entrants.clone();
-    let app = http::App::new(config, store, signals, bench);
+    let app = http::App::new(config, store, signals, bench, boards);
     if let Some(dir) = demo {
         demo::seed(&app, &dir)
             .await

@@ -69,8 +69,8 @@ pub(crate) struct Inner {
     pub(crate) bench: Arc<Bench>,
     /// Wrong tokens per address, to refuse a guesser.
     pub(crate) guesses: guesses::Guesses,
-    /// The last leaderboard fitted.
-    pub(crate) boards: crate::ladder::Boards,
+    /// The ladder's games read, the last leaderboard and the latest ratings.
+    pub(crate) boards: Arc<crate::ladder::Boards>,
 }
 
 impl App {
@@ -79,6 +79,7 @@ impl App {
         store: Store,
         signals: Arc<Signals>,
         bench: Arc<Bench>,
+        boards: Arc<crate::ladder::Boards>,
     ) -> App {
         App(Arc::new(Inner {
             config,
@@ -86,7 +87,7 @@ impl App {
             signals,
             bench,
             guesses: guesses::Guesses::default(),
-            boards: crate::ladder::Boards::default(),
+            boards,
         }))
     }
 }
@@ -353,13 +354,10 @@ struct Board {
     wait: Option<u64>,
 }
 
-/// The leaderboard now: fitted again only when something changed since the last fit.
-pub(crate) async fn board(app: &App) -> Result<Arc<serde_json::Value>, ApiError> {
+/// The leaderboard now (made again only when something changed since the last).
+pub(crate) async fn board(app: &App) -> Result<Arc<crate::ladder::Board>, ApiError> {
     let generation = *app.0.signals.changed.borrow();
-    app.0
-        .boards
-        .get(generation, &app.0.config, &app.0.store)
-        .await
+    app.0.boards.get(generation, &app.0.store).await
 }
 
 async fn leaderboard(
@@ -370,16 +368,23 @@ async fn leaderboard(
     let mut waiter = Waiter::new(&app, query.wait);
     loop {
         let board = board(&app).await?;
-        let rows = board["rows"].as_array().map_or(&[][..], Vec::as_slice);
+        let value = &board.value;
+        let rows = value["rows"].as_array().map_or(&[][..], Vec::as_slice);
         let each = query.each.unwrap_or(0);
-        let everyone = rows.len() as u64 >= board["active"].as_u64().unwrap_or(0)
+        let everyone = rows.len() as u64 >= value["active"].as_u64().unwrap_or(0)
             && rows
                 .iter()
                 .all(|r| r["games"].as_u64().unwrap_or(0) >= each);
-        let enough = board["games"].as_u64().unwrap_or(0) as usize >= query.games.unwrap_or(0)
-            && (each == 0 || everyone);
+        // A wait is also for the ratings of those games.
+        let enough = value["games"].as_u64().unwrap_or(0) as usize >= query.games.unwrap_or(0)
+            && (each == 0 || everyone)
+            && (query.wait.is_none() || board.fresh);
         if enough || !waiter.again().await {
-            return Ok(Json(&*board).into_response());
+            return Ok((
+                [(axum::http::header::CONTENT_TYPE, "application/json")],
+                board.body.clone(),
+            )
+                .into_response());
         }
     }
 }

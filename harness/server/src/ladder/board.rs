@@ -1,86 +1,255 @@
-//! The leaderboard: per entrant (all its versions' ladder games), as standings.csv's `all`
-//! rows, with the pairs' counts. Fitted once per change: [`Boards`] keeps the last fit until
-//! the server's change counter (crate::pipeline::Signals::changed, bumped after every game
-//! counted, version admitted or host's action) moves on.
+//! The leaderboard: per entrant (all its versions' ladder games), its games won, drawn and
+//! lost and its rating with a 95% interval, and the pairs' counts. Nothing here is fitted on
+//! a request: the counts come from the ladder's games, each parsed once and kept
+//! ([`Boards::ladder`]); the ratings are the latest fit of the fitter ([`super::rated`]),
+//! which refits in the background as games come. A board says how many games its ratings
+//! were fitted on (`rated`) beside how many there are (`games`). Each board is made once per
+//! change (crate::pipeline::Signals::changed, bumped after every game counted, version
+//! admitted, host's action or fit) and given as the same bytes until the next.
 
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
+use axum::body::Bytes;
 use quads_record::GameRecord;
 
+use super::rated::Rated;
 use crate::store::Store;
-use crate::{ApiError, ServerConfig};
+use crate::ApiError;
 
-/// The last leaderboard fitted, and the change counter it was fitted at.
+/// One ladder game as the leaderboard counts it: its players (indices into
+/// [`Ladder::names`]), the first player's score (1, 0.5 or 0) and its game pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Counted {
+    pub first: u32,
+    pub second: u32,
+    pub score: f64,
+    pub pair: u64,
+}
+
+/// The games of the ladder's done matches, in the order played.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Ladder {
+    /// Every name a game read so far has named (some may have no game here any more).
+    pub names: Vec<String>,
+    /// (game id, game).
+    pub games: Vec<(i64, Counted)>,
+}
+
+impl Ladder {
+    /// The entrants as the board lists them: the active ones in the order they signed up,
+    /// then anyone else who played a game here, in order of appearance.
+    pub fn order(&self, actives: &[String]) -> Vec<String> {
+        let mut names: Vec<String> = actives.to_vec();
+        let known: HashSet<&str> = actives.iter().map(String::as_str).collect();
+        let mut added = HashSet::new();
+        for (_, g) in &self.games {
+            for i in [g.first, g.second] {
+                let n = &self.names[i as usize];
+                if !known.contains(n.as_str()) && added.insert(i) {
+                    names.push(n.clone());
+                }
+            }
+        }
+        names
+    }
+
+    /// The game ids, to tell whether a fit is of these games.
+    pub fn ids(&self) -> Vec<i64> {
+        self.games.iter().map(|(id, _)| *id).collect()
+    }
+}
+
+/// A leaderboard, as JSON and as the bytes sent.
+pub struct Board {
+    pub value: serde_json::Value,
+    pub body: Bytes,
+    /// Its ratings are fitted on exactly its games.
+    pub fresh: bool,
+}
+
 #[derive(Default)]
-pub struct Boards(tokio::sync::Mutex<Option<(u64, Arc<serde_json::Value>)>>);
+struct Kept {
+    /// Every game read, by id: a record is parsed once.
+    parsed: HashMap<i64, Counted>,
+    index: HashMap<String, u32>,
+    names: Vec<String>,
+    /// The ladder at a change.
+    ladder: Option<(u64, Arc<Ladder>)>,
+    /// The board at a change and a fit.
+    board: Option<((u64, u64), Arc<Board>)>,
+}
+
+/// The games read, the last board made, and the latest ratings fitted.
+#[derive(Default)]
+pub struct Boards {
+    kept: tokio::sync::Mutex<Kept>,
+    pub(super) rated: std::sync::Mutex<Option<Arc<Rated>>>,
+}
 
 impl Boards {
-    /// The leaderboard at change `generation` (read before calling: a change made while it is
-    /// fitted bumps the counter again, so nothing stale is kept past it). One fit at a time:
-    /// requests that come meanwhile wait for it rather than fit it again.
-    pub async fn get(
-        &self,
-        generation: u64,
-        config: &ServerConfig,
-        store: &Store,
-    ) -> Result<Arc<serde_json::Value>, ApiError> {
-        let mut last = self.0.lock().await;
-        if let Some((g, board)) = &*last {
+    /// The ladder's games at change `generation` (read before calling: a change made
+    /// meanwhile bumps the counter again, so nothing stale is kept past it). Only games not
+    /// read before are fetched and parsed.
+    pub async fn ladder(&self, generation: u64, store: &Store) -> Result<Arc<Ladder>, ApiError> {
+        let mut kept = self.kept.lock().await;
+        if let Some((g, ladder)) = &kept.ladder {
             if *g == generation {
+                return Ok(ladder.clone());
+            }
+        }
+        let ids = store.ladder_game_ids().await?;
+        let missing: Vec<i64> = ids
+            .iter()
+            .copied()
+            .filter(|id| !kept.parsed.contains_key(id))
+            .collect();
+        for (id, m, text) in store.records(&missing).await? {
+            let r: GameRecord = serde_json::from_str(&text).map_err(ApiError::internal)?;
+            let mut name = |n: &str| -> u32 {
+                if let Some(&i) = kept.index.get(n) {
+                    return i;
+                }
+                let i = kept.names.len() as u32;
+                kept.names.push(n.to_owned());
+                kept.index.insert(n.to_owned(), i);
+                i
+            };
+            let counted = Counted {
+                first: name(&r.first.name),
+                second: name(&r.second.name),
+                score: r.result.score_of_first(),
+                // As the reports pair games: by source (here the match) and pair.
+                pair: ((m as u64) << 32) | u64::from(r.pair_id()),
+            };
+            kept.parsed.insert(id, counted);
+        }
+        let games = ids
+            .iter()
+            .filter_map(|id| kept.parsed.get(id).map(|g| (*id, *g)))
+            .collect();
+        let ladder = Arc::new(Ladder {
+            names: kept.names.clone(),
+            games,
+        });
+        kept.ladder = Some((generation, ladder.clone()));
+        Ok(ladder)
+    }
+
+    /// The leaderboard at change `generation`: the games' counts now, with the latest
+    /// ratings fitted.
+    pub async fn get(&self, generation: u64, store: &Store) -> Result<Arc<Board>, ApiError> {
+        let ladder = self.ladder(generation, store).await?;
+        let rated = self.rated.lock().expect("the ratings' lock").clone();
+        let key = (generation, rated.as_ref().map_or(0, |r| r.serial));
+        let mut kept = self.kept.lock().await;
+        if let Some((k, board)) = &kept.board {
+            if *k == key {
                 return Ok(board.clone());
             }
         }
-        let board = Arc::new(leaderboard(config, store).await?);
-        *last = Some((generation, board.clone()));
+        let actives: Vec<String> = store
+            .actives()
+            .await?
+            .into_iter()
+            .map(|a| a.entrant)
+            .collect();
+        let board = Arc::new(board(&ladder, &actives, rated.as_deref()));
+        kept.board = Some((key, board.clone()));
         Ok(board)
     }
 }
 
-/// The leaderboard as the API gives it, fitted now.
-pub async fn leaderboard(
-    config: &ServerConfig,
-    store: &Store,
-) -> Result<serde_json::Value, ApiError> {
-    let games = store.games().await?;
-    let mut records = Vec::new();
-    for (m, text) in &games {
-        let r: GameRecord = serde_json::from_str(text).map_err(ApiError::internal)?;
-        records.push((*m as usize, r));
+/// Each of `name`'s opponents, with `name`'s games won, drawn and lost against it.
+pub fn head_to_head(ladder: &Ladder, name: &str) -> BTreeMap<String, [u32; 3]> {
+    let mut h2h: BTreeMap<String, [u32; 3]> = BTreeMap::new();
+    let Some(me) = ladder.names.iter().position(|n| n == name) else {
+        return h2h;
+    };
+    let me = me as u32;
+    for (_, g) in &ladder.games {
+        let (other, mine) = if g.first == me {
+            (g.second, g.score)
+        } else if g.second == me {
+            (g.first, 1.0 - g.score)
+        } else {
+            continue;
+        };
+        h2h.entry(ladder.names[other as usize].clone()).or_default()[outcome(mine)] += 1;
     }
-    let total = records.len();
-    let names: Vec<String> = store
-        .actives()
-        .await?
-        .into_iter()
-        .map(|a| a.entrant)
-        .collect();
-    let (rows, pairs) = if records.is_empty() {
-        (Vec::new(), Vec::new())
+    h2h
+}
+
+/// 0 won, 1 drawn, 2 lost, for a score of 1, 0.5 or 0.
+fn outcome(score: f64) -> usize {
+    if score > 0.75 {
+        0
+    } else if score < 0.25 {
+        2
     } else {
-        let report = quads_reports::report::build(&config.name, records, &names, 1, None)
-            .map_err(ApiError::internal)?;
-        let all = &report.blocks[0];
-        let pairs = all
-            .pairwise
+        1
+    }
+}
+
+/// The board of `ladder`'s games, with `rated`'s ratings.
+fn board(ladder: &Ladder, actives: &[String], rated: Option<&Rated>) -> Board {
+    let names = ladder.order(actives);
+    let at: HashMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let place = |i: u32| at[ladder.names[i as usize].as_str()];
+    let mut counts = vec![[0u64; 3]; names.len()];
+    let mut pairs: BTreeMap<(usize, usize), u64> = BTreeMap::new();
+    for (_, g) in &ladder.games {
+        let (a, b) = (place(g.first), place(g.second));
+        counts[a][outcome(g.score)] += 1;
+        counts[b][outcome(1.0 - g.score)] += 1;
+        *pairs.entry((a.min(b), a.max(b))).or_default() += 1;
+    }
+    let rows: Vec<serde_json::Value> = if ladder.games.is_empty() {
+        Vec::new()
+    } else {
+        names
             .iter()
-            .filter(|p| p.bot < p.opponent)
-            .map(|p| serde_json::json!({ "a": p.bot, "b": p.opponent, "games": p.games }))
-            .collect();
-        let rows = all
-            .rows
-            .iter()
-            .map(|r| {
+            .zip(&counts)
+            .map(|(name, &[wins, draws, losses])| {
+                let games = wins + draws + losses;
+                let score = if games == 0 {
+                    0.0
+                } else {
+                    100.0 * (wins as f64 + 0.5 * draws as f64) / games as f64
+                };
+                let r = rated.and_then(|r| r.ratings.get(name));
                 serde_json::json!({
-                    "name": r.bot, "games": r.games, "wins": r.wins, "draws": r.draws,
-                    "losses": r.losses, "score": r.score_pct, "elo": finite(r.elo),
-                    "elo_low": finite(r.elo_low), "elo_high": finite(r.elo_high),
+                    "name": name, "games": games, "wins": wins, "draws": draws,
+                    "losses": losses, "score": score,
+                    "elo": r.map_or(serde_json::Value::Null, |r| finite(r.0)),
+                    "elo_low": r.map_or(serde_json::Value::Null, |r| finite(r.1)),
+                    "elo_high": r.map_or(serde_json::Value::Null, |r| finite(r.2)),
                 })
             })
-            .collect();
-        (rows, pairs)
+            .collect()
     };
-    let active = names.len();
-    Ok(serde_json::json!({ "games": total, "active": active, "rows": rows, "pairs": pairs }))
+    let pairs: Vec<serde_json::Value> = pairs
+        .iter()
+        .map(|(&(a, b), games)| {
+            let (a, b) = (&names[a], &names[b]);
+            let (a, b) = if a < b { (a, b) } else { (b, a) };
+            serde_json::json!({ "a": a, "b": b, "games": games })
+        })
+        .collect();
+    let fresh = rated.map_or(ladder.games.is_empty(), |r| r.ids == ladder.ids());
+    let value = serde_json::json!({
+        "games": ladder.games.len(),
+        "rated": rated.map_or(0, |r| r.ids.len()),
+        "active": actives.len(),
+        "rows": rows,
+        "pairs": pairs,
+    });
+    let body = Bytes::from(serde_json::to_vec(&value).expect("JSON of JSON"));
+    Board { value, body, fresh }
 }
 
 /// JSON has no infinity: an unbounded end of an interval is written as null.

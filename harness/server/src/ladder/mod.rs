@@ -3,12 +3,15 @@
 //! have played the fewest games together (a match queued or running counts as its two games,
 //! so workers spread over pairs; a new version meets every other first, and nobody starves),
 //! the variants in turn. Workers ([`worker`]) take the matches with a lease; the leaderboard
-//! ([`board`]) is the project's Bradley–Terry fit over the ladder's games with 95% intervals.
+//! ([`board`]) counts the ladder's games, with the ratings the fitter ([`rated`]) keeps
+//! fitting in the background: the project's Bradley–Terry fit with 95% intervals.
 
 mod board;
+mod rated;
 pub mod worker;
 
-pub use board::Boards;
+pub use board::{head_to_head, Board, Boards};
+pub use rated::fitter;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

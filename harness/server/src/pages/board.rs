@@ -23,14 +23,18 @@ pub(super) async fn home(
 ) -> Result<Response, PageError> {
     let seen = Seen::of(&app, &headers).await?;
     let board = crate::http::board(&app).await?;
+    let board = &board.value;
     let games = board["games"].as_u64().unwrap_or(0);
+    let rated = board["rated"].as_u64().unwrap_or(0);
     let rows = board["rows"].as_array().cloned().unwrap_or_default();
     let matches = app.0.store.match_rows(None, 20).await?;
     let live = format!("/api/leaderboard?games={}&wait=60", games + 1);
     let body = html! {
         p class="note" {
-            (games) " rated games; " (board["active"].as_u64().unwrap_or(0)) " bots on the ladder. "
-            "Ratings are the Bradley–Terry fit of all ladder games, with 95% intervals; the page follows new games."
+            (games) " ladder games; " (board["active"].as_u64().unwrap_or(0)) " bots on the ladder. "
+            "Ratings are the Bradley–Terry fit of all ladder games, with 95% intervals"
+            @if rated != games { ", refitted as games come (these are fitted on " (rated) ")" }
+            "; the page follows new games."
         }
         table id="leaderboard" data-live=(live) data-live-key="games" data-live-now=(games) {
             thead { tr { th { "#" } th class="bot" { "bot" } th { "rating" } th { "95% interval" } th { "games" } th { "won" } th { "drawn" } th { "lost" } th { "score %" } } }
@@ -40,8 +44,12 @@ pub(super) async fn home(
                     tr {
                         td { (i + 1) }
                         td class="bot" { a href={ "/entrants/" (name) } { (name) } }
-                        td { (end(&r["elo"], "")) }
-                        td { (end(&r["elo_low"], "-")) " … " (end(&r["elo_high"], "+")) }
+                        @if r["elo"].is_null() {
+                            td { "not yet" } td {}
+                        } @else {
+                            td { (end(&r["elo"], "")) }
+                            td { (end(&r["elo_low"], "-")) " … " (end(&r["elo_high"], "+")) }
+                        }
                         td { (r["games"]) } td { (r["wins"]) } td { (r["draws"]) } td { (r["losses"]) }
                         td { (r["score"].as_f64().map_or(String::new(), |s| format!("{s:.1}"))) }
                     }

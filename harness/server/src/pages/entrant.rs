@@ -2,13 +2,11 @@
 //! matches; to its owner the upload and test-match forms and the downloads, and its faults),
 //! a version's check report and build log (its owner and the host only), and the two forms.
 
-use std::collections::BTreeMap;
-
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::{html, Markup};
-use quads_record::{GameRecord, Player};
+use quads_record::GameRecord;
 use serde::Deserialize;
 
 use super::board::match_table;
@@ -27,35 +25,6 @@ async fn named(app: &App, name: &str) -> Result<Entrant, PageError> {
             format!("no entrant `{name}`"),
         ))
     })
-}
-
-/// Per opponent: (won, drawn, lost) of `name`'s ladder games.
-fn head_to_head(name: &str, records: &[GameRecord]) -> BTreeMap<String, [u32; 3]> {
-    let mut h2h: BTreeMap<String, [u32; 3]> = BTreeMap::new();
-    for r in records {
-        let (seat, other) = if r.first.name == name {
-            (Player::First, &r.second.name)
-        } else if r.second.name == name {
-            (Player::Second, &r.first.name)
-        } else {
-            continue;
-        };
-        let first = r.result.score_of_first();
-        let mine = if seat == Player::First {
-            first
-        } else {
-            1.0 - first
-        };
-        let cell = if mine == 1.0 {
-            0
-        } else if mine == 0.5 {
-            1
-        } else {
-            2
-        };
-        h2h.entry(other.clone()).or_default()[cell] += 1;
-    }
-    h2h
 }
 
 fn versions_table(name: &str, versions: &[Version], seen: &Seen) -> Markup {
@@ -116,11 +85,9 @@ pub(super) async fn show(
     let who = named(&app, &name).await?;
     let store = &app.0.store;
     let versions = store.versions(who.id).await?;
-    let mut ladder = Vec::new();
-    for (_, text) in store.games().await? {
-        ladder.push(serde_json::from_str::<GameRecord>(&text).map_err(ApiError::internal)?);
-    }
-    let h2h = head_to_head(&who.name, &ladder);
+    let generation = *app.0.signals.changed.borrow();
+    let ladder = app.0.boards.ladder(generation, store).await?;
+    let h2h = crate::ladder::head_to_head(&ladder, &who.name);
     let matches = store.match_rows(Some(&who.name), 20).await?;
     let owner = seen.visitor.entrant().is_some_and(|e| e.id == who.id);
     let opponents: Vec<String> = store

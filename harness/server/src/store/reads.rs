@@ -72,17 +72,34 @@ impl Store {
             .collect())
     }
 
-    /// The ladder's games (matches done, not tests): (match, record as JSON), in the order
-    /// played.
-    pub async fn games(&self) -> Result<Vec<(i64, String)>, ApiError> {
+    /// The ids of the ladder's games (matches done, not tests), in the order played.
+    pub async fn ladder_game_ids(&self) -> Result<Vec<i64>, ApiError> {
         let rows = sqlx::query(
-            "SELECT g.match_id, g.record FROM games g JOIN matches m ON m.id = g.match_id \
+            "SELECT g.id FROM games g JOIN matches m ON m.id = g.match_id \
              WHERE m.state = 'done' AND m.kind = 'ladder' ORDER BY g.id",
         )
         .fetch_all(&self.pool)
         .await
         .map_err(db)?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// The games `ids` (listed from the database, never from a request): (id, match, record
+    /// as JSON).
+    pub async fn records(&self, ids: &[i64]) -> Result<Vec<(i64, i64, String)>, ApiError> {
+        let mut out = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(500) {
+            let list: Vec<String> = chunk.iter().map(i64::to_string).collect();
+            let rows = sqlx::query(&format!(
+                "SELECT id, match_id, record FROM games WHERE id IN ({})",
+                list.join(", ")
+            ))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(db)?;
+            out.extend(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))));
+        }
+        Ok(out)
     }
 
     /// The games of done matches an entrant played (`None`: everyone's), tests included, in
