@@ -302,3 +302,95 @@ fn a_worker_cut_off_loses_its_lease_and_its_late_games_do_not_count() {
     let _ = near.wait();
     each_game_once(&server);
 }
+
+/// A tmpfs of `mib` MiB mounted at a new folder `at`, unmounted when dropped.
+struct Tmpfs(std::path::PathBuf);
+
+impl Tmpfs {
+    fn new(at: &std::path::Path, mib: u32) -> Tmpfs {
+        std::fs::create_dir_all(at).unwrap();
+        let status = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={mib}m"), "tmpfs"])
+            .arg(at)
+            .status()
+            .expect("mount runs");
+        assert!(status.success(), "mount a tmpfs (needs root)");
+        Tmpfs(at.to_owned())
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+    }
+}
+
+/// Writes `file` until its disk is full (ENOSPC); the bytes written.
+fn fill(file: &std::path::Path) -> u64 {
+    use std::io::Write;
+    let mut f = std::fs::File::create(file).unwrap();
+    let block = vec![0x5a_u8; 64 * 1024];
+    let mut written = 0;
+    loop {
+        match f.write(&block) {
+            Ok(0) => return written,
+            Ok(n) => written += n as u64,
+            Err(e) if e.raw_os_error() == Some(28) => return written,
+            Err(e) => panic!("filling {}: {e}", file.display()),
+        }
+    }
+}
+
+#[test]
+fn a_full_disk_refuses_in_one_line_and_loses_no_game() {
+    let dir = tempfile::tempdir().unwrap();
+    // The server's data folder (its SQLite file, packs, builds and logs) on a disk of 64 MiB.
+    let disk = Tmpfs::new(&dir.path().join("data"), 64);
+    let config = write_config_with(dir.path(), "lease = \"3s\"\ncrash_streak = 0\n");
+    let mut server = start(&config);
+    for name in ["ann", "bob"] {
+        let token = server.entrant(name);
+        assert_eq!(server.submit(&token, &bot_folder(dir.path(), name)).0, 0);
+        assert_eq!(server.wait(&token, 1, None)["status"], "admitted");
+    }
+    let cy = server.entrant("cy");
+    let (_, board) = server.get("/api/leaderboard?games=4&wait=100", None);
+    assert!(board["games"].as_u64().unwrap() >= 4, "{board}");
+    // The disk fills: a careless host's backup, a bot's flood of logs.
+    let filler = disk.0.join("filler");
+    assert!(fill(&filler) > 0);
+    // An upload has nowhere to go: refused in one line, and the server stays up.
+    let archive = crate::visitor::tar_gz(&bot_folder(dir.path(), "cy"));
+    let (code, body) = server.upload(&cy, &archive);
+    assert!(code >= 500, "{code} {body}");
+    let why = body["error"].as_str().unwrap_or_default();
+    assert!(!why.is_empty() && !why.contains('\n'), "one line: {body}");
+    assert_eq!(server.get("/api/leaderboard", None).0, 200);
+    assert!(
+        server.child.try_wait().unwrap().is_none(),
+        "the server stopped"
+    );
+    // Room again: the ladder goes on, nobody lost a game to the disk, every game counted
+    // once, and the upload goes through.
+    std::fs::remove_file(&filler).unwrap();
+    let (_, board) = server.get("/api/leaderboard", None);
+    let want = board["games"].as_u64().unwrap() + 6;
+    let (code, board) = server.get(&format!("/api/leaderboard?games={want}&wait=100"), None);
+    assert_eq!(code, 200, "{board}");
+    assert!(board["games"].as_u64().unwrap() >= want, "{board}");
+    let (_, all) = server.text("/api/games.jsonl", Some(ADMIN));
+    for line in all.lines() {
+        let r: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(
+            r["failures"],
+            serde_json::json!([]),
+            "a game lost to the disk: {r}"
+        );
+    }
+    let (code, body) = server.upload(&cy, &archive);
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(server.wait(&cy, 1, None)["status"], "admitted");
+    each_game_once(&server);
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+}
