@@ -23,7 +23,7 @@ fn the_ladder_plays_every_pair_in_turn_and_rates_them_with_intervals() {
     assert_eq!(server.wait(&eve, 1, None)["status"], "failed");
     // Once cy (checked last) has played 4 games, it has met both others: a newcomer meets
     // everyone before any pair meets again.
-    let url = format!("{}/api/leaderboard?each=4&wait=100", server.url);
+    let url = format!("{}/api/leaderboard?each=4&wait=100&pairs=true", server.url);
     let (code, board) = call(ureq::get(&url), None);
     assert_eq!(code, 200, "{board}");
     assert!(board["games"].as_u64().unwrap() >= 6, "{board}");
@@ -55,7 +55,10 @@ fn the_ladder_plays_every_pair_in_turn_and_rates_them_with_intervals() {
         rows.iter().map(|r| count(r, "wins")).sum::<u64>(),
         rows.iter().map(|r| count(r, "losses")).sum::<u64>()
     );
-    // Every pair has met (the exact order of meetings is the scheduler's unit test).
+    // Every pair has met (the exact order of meetings is the scheduler's unit test); the pairs
+    // are given to those who ask.
+    let (_, plain) = server.get("/api/leaderboard", None);
+    assert_eq!(plain.get("pairs"), None, "{plain}");
     let pairs = board["pairs"].as_array().unwrap();
     assert_eq!(pairs.len(), 3, "{board}");
     assert!(pairs.iter().all(|p| count(p, "games") >= 2), "{board}");

@@ -5,6 +5,7 @@
 //! CSRF tokens and privacy.
 
 mod api;
+mod export;
 mod faults;
 mod harness;
 mod hostile;
@@ -13,6 +14,7 @@ mod markup;
 mod matches;
 mod pages;
 mod pipeline;
+mod slow;
 mod uploads;
 mod visitor;
 mod web;

@@ -17,6 +17,7 @@
 //! analysis = false                     # judge every move of each match with the exact solver
 //! lease = "60s"                        # a worker's hold on a match, renewed by its heartbeat
 //! guesses = 30                         # wrong tokens an address may send a minute (0: any)
+//! client_timeout = "20s"               # for a request's headers, and between parts of a body
 //! [limits]
 //! upload_bytes = 8388608               # the largest upload (8 MiB)
 //! unpacked_bytes = 67108864            # what it may unpack to (64 MiB)
@@ -82,6 +83,7 @@ struct File {
     analysis: bool,
     lease: Option<String>,
     guesses: Option<u32>,
+    client_timeout: Option<String>,
     #[serde(default)]
     limits: Limits,
 }
@@ -124,6 +126,9 @@ pub struct ServerConfig {
     /// Wrong tokens an address may send in a minute before its calls with a token are refused
     /// for the rest of it (0: no bound).
     pub guesses: u32,
+    /// How long a client may take to send a request's headers, or between two parts of its
+    /// body, before its connection is closed (crate::http::accept).
+    pub client_timeout: std::time::Duration,
 }
 
 /// The default address.
@@ -136,6 +141,8 @@ pub const WORKERS: usize = 1;
 pub const CRASH_STREAK: u32 = 3;
 /// Wrong tokens an address may send in a minute, by default.
 pub const GUESSES: u32 = 30;
+/// A client's time for a request's headers, and between parts of a body, by default.
+pub const CLIENT_TIMEOUT: &str = "20s";
 /// A worker's lease, by default.
 pub const LEASE: &str = "60s";
 /// The fewest characters an admin token may have.
@@ -205,8 +212,20 @@ impl ServerConfig {
                 )))
             }
         };
+        let client_timeout = file
+            .client_timeout
+            .unwrap_or_else(|| CLIENT_TIMEOUT.to_owned());
+        let client_timeout = match quads_referee::parse_duration(&client_timeout) {
+            Ok(d) if !d.is_zero() => d,
+            _ => {
+                return Err(bad(format!(
+                    "client_timeout `{client_timeout}` is not a duration such as 20s"
+                )))
+            }
+        };
         Ok(ServerConfig {
             lease,
+            client_timeout,
             guesses: file.guesses.unwrap_or(GUESSES),
             workers: file.workers.unwrap_or(WORKERS),
             crash_streak: file.crash_streak.unwrap_or(CRASH_STREAK),
@@ -267,6 +286,7 @@ mod tests {
         assert_eq!((c.workers, c.crash_streak), (WORKERS, CRASH_STREAK));
         assert!(!c.secure_cookies && !c.analysis && c.demo_entrants.is_none());
         assert_eq!(c.lease, 60);
+        assert_eq!(c.client_timeout, std::time::Duration::from_secs(20));
         let bad = [
             (
                 "admin_token = \"short\"",
@@ -292,6 +312,10 @@ mod tests {
             (
                 "lease = \"1500ms\"",
                 "s.toml: lease `1500ms` is not a whole number of seconds such as 60s",
+            ),
+            (
+                "client_timeout = \"0s\"",
+                "s.toml: client_timeout `0s` is not a duration such as 20s",
             ),
             ("colour = 1", "s.toml: unknown field `colour`"),
         ];

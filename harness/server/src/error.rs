@@ -60,9 +60,6 @@ pub enum ServerError {
         /// Why.
         why: String,
     },
-    /// Serving failed.
-    #[error("serving failed: {0}")]
-    Serve(#[source] std::io::Error),
 }
 
 /// An API call's refusal or failure.

@@ -87,6 +87,7 @@ pub async fn serve(
         signals.clone(),
     ));
     let demo = config.demo_entrants.clone();
+    let client_timeout = config.client_timeout;
     let app = http::App::new(config, store, signals, bench, boards);
     if let Some(dir) = demo {
         demo::seed(&app, &dir)
@@ -94,14 +95,8 @@ pub async fn serve(
             .map_err(|e| ServerError::Demo { why: e.message })?;
     }
     let app = http::router(app);
-    // Each request knows its peer's address (crate::http::guesses counts per address).
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(stopped())
-    .await
-    .map_err(ServerError::Serve)
+    http::accept::serve(listener, app, client_timeout, stopped()).await;
+    Ok(())
 }
 
 /// SIGINT or SIGTERM.

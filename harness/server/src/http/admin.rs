@@ -1,7 +1,7 @@
 //! The host's actions: freeze uploads and pause the ladder (switches), disable an entrant,
 //! rerun or cancel a match, and the final tournament's snapshot: the active versions as an
 //! entrants folder with a `quads tournament` config beside it, whose report the server then
-//! publishes at `/final`.
+//! publishes at `/final` (run on this machine, or as Slurm shards merged in the final's folder).
 
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -186,11 +186,14 @@ pub(crate) async fn snapshot(app: &App) -> Result<serde_json::Value, ApiError> {
         .iter()
         .map(|(n, v, _)| json!({ "name": n, "version": v }))
         .collect();
+    let slurm = dir.join(FINAL_SLURM);
     Ok(json!({
         "entrants": list,
         "folder": entrants.display().to_string(),
         "config": written,
         "command": format!("quads tournament {written}"),
+        "slurm_out": slurm.display().to_string(),
+        "slurm": format!("configs/slurm/submit.sh {written} {} SHARDS", slurm.display()),
         "published_at": "/final",
     }))
 }
@@ -204,14 +207,33 @@ pub(super) async fn final_snapshot(
 }
 
 /// The CSP of a report: its own script and style, inline, and nothing from anywhere.
-const REPORT_CSP: &str =
+pub(super) const REPORT_CSP: &str =
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+
+/// The final's Slurm run, in the final's folder: its shards, and their merge in `merged`
+/// (configs/slurm/submit.sh's layout).
+pub const FINAL_SLURM: &str = "slurm";
+
+/// The final's report: the one machine's run (`out`, as the snapshot's config says) or the
+/// Slurm shards' merge (`slurm/merged`), whichever was written last.
+fn final_report_file(app: &App) -> std::path::PathBuf {
+    let dir = final_folder(app);
+    let file = quads_reports::html::REPORT_FILE;
+    let candidates = [
+        dir.join("out").join(file),
+        dir.join(FINAL_SLURM).join("merged").join(file),
+    ];
+    let written = |p: &std::path::Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    candidates
+        .iter()
+        .filter_map(|p| Some((written(p)?, p.clone())))
+        .max()
+        .map_or_else(|| candidates[0].clone(), |(_, p)| p)
+}
 
 /// `/final`: the final tournament's report.html, once the host has run it.
 pub(super) async fn final_report(State(app): State<App>) -> Response {
-    let path = final_folder(&app)
-        .join("out")
-        .join(quads_reports::html::REPORT_FILE);
+    let path = final_report_file(&app);
     match tokio::fs::read_to_string(&path).await {
         Ok(page) => (
             [

@@ -24,6 +24,8 @@
 //! | `POST /api/admin/entrants/{name}` `{"disabled": "why" or null}` | the host | disables an entrant (or enables it) |
 //! | `POST /api/admin/matches/{id}/rerun`, `.../cancel` | the host | plays a match again, cancels one |
 //! | `POST /api/admin/final` | the host | snapshots the active versions as an entrants folder for `quads tournament` |
+//! | `POST /api/admin/export` | the host | the ladder's games as games.jsonl, rated, with report.html, in `DATA/export` |
+//! | `GET /api/admin/export/{file}` | the host | one file of the export |
 //! | `GET /final` | anyone | the final tournament's report.html, once the host has run it |
 //! | `POST /api/admin/workers` `{"name"}`, `GET /api/admin/workers` | the host | a remote worker and its token; every worker and the matches it holds |
 //! | `POST /api/worker/claim` `{"slot"[, "wait"]}` | a worker | the next match for that slot (crate::wire) |
@@ -31,7 +33,9 @@
 //! | `POST /api/worker/matches/{id}/finish` `{"slot", "games", "logs"}` | the worker holding it | its games and logs, counted once |
 //! | `GET /api/worker/packs/{digest}` | a worker | a version's files, to build it |
 
+pub(crate) mod accept;
 pub(crate) mod admin;
+pub(crate) mod export;
 mod guesses;
 pub(crate) mod matches;
 pub(crate) mod versions;
@@ -116,6 +120,8 @@ pub fn router(app: App) -> Router {
             post(admin::match_action),
         )
         .route("/api/admin/final", post(admin::final_snapshot))
+        .route("/api/admin/export", post(export::make))
+        .route("/api/admin/export/{file}", get(export::file))
         .route("/api/admin/workers", get(workers::list).post(workers::add))
         .route("/api/worker/claim", post(workers::claim))
         .route(
@@ -352,6 +358,9 @@ struct Board {
     /// and every active entrant has played this many.
     each: Option<u64>,
     wait: Option<u64>,
+    /// With every pair's games too.
+    #[serde(default)]
+    pairs: bool,
 }
 
 /// The leaderboard now (made again only when something changed since the last).
@@ -382,7 +391,7 @@ async fn leaderboard(
         if enough || !waiter.again().await {
             return Ok((
                 [(axum::http::header::CONTENT_TYPE, "application/json")],
-                board.body.clone(),
+                board.body(query.pairs),
             )
                 .into_response());
         }

@@ -1,5 +1,5 @@
 //! The leaderboard: per entrant (all its versions' ladder games), its games won, drawn and
-//! lost and its rating with a 95% interval, and the pairs' counts. Nothing here is fitted on
+//! lost and its rating with a 95% interval, and (asked for) the pairs' counts. Nothing here is fitted on
 //! a request: the counts come from the ladder's games, each parsed once and kept
 //! ([`Boards::ladder`]); the ratings are the latest fit of the fitter ([`super::rated`]),
 //! which refits in the background as games come. A board says how many games its ratings
@@ -62,10 +62,31 @@ impl Ladder {
 
 /// A leaderboard, as JSON and as the bytes sent.
 pub struct Board {
+    /// The board without its pairs.
     pub value: serde_json::Value,
-    pub body: Bytes,
+    body: Bytes,
+    /// Every pair that has met, with its games: with 200 entrants, some 20,000 of them, 30
+    /// times the rest, so sent only to those who ask.
+    pairs: serde_json::Value,
+    with_pairs: std::sync::OnceLock<Bytes>,
     /// Its ratings are fitted on exactly its games.
     pub fresh: bool,
+}
+
+impl Board {
+    /// The bytes sent: the board, with its pairs if `pairs` (made once, when first asked for).
+    pub fn body(&self, pairs: bool) -> Bytes {
+        if !pairs {
+            return self.body.clone();
+        }
+        self.with_pairs
+            .get_or_init(|| {
+                let mut value = self.value.clone();
+                value["pairs"] = self.pairs.clone();
+                Bytes::from(serde_json::to_vec(&value).expect("JSON of JSON"))
+            })
+            .clone()
+    }
 }
 
 #[derive(Default)]
@@ -246,10 +267,15 @@ fn board(ladder: &Ladder, actives: &[String], rated: Option<&Rated>) -> Board {
         "rated": rated.map_or(0, |r| r.ids.len()),
         "active": actives.len(),
         "rows": rows,
-        "pairs": pairs,
     });
     let body = Bytes::from(serde_json::to_vec(&value).expect("JSON of JSON"));
-    Board { value, body, fresh }
+    Board {
+        value,
+        body,
+        pairs: serde_json::Value::Array(pairs),
+        with_pairs: std::sync::OnceLock::new(),
+        fresh,
+    }
 }
 
 /// JSON has no infinity: an unbounded end of an interval is written as null.

@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use super::{badge, form, log_in_first, see_other, Form, PageError, Seen};
 use crate::http::admin::{act as match_act, disable, set_switches, snapshot, switches_now};
+use crate::http::export::export;
 use crate::http::{new_invite, App};
 use crate::session::{check_csrf, Visitor};
 use crate::ApiError;
@@ -83,6 +84,11 @@ async fn admin_body(app: &App, seen: &Seen, told: Option<Markup>) -> Result<Mark
         form class="box" method="post" action="/admin/final" {
             (seen.field()) button type="submit" { "snapshot for the final" }
         }
+        h2 { "The whole event" }
+        p class="note" { "Writes every ladder game as games.jsonl, rated as quads ratings rates it, with the standings and report.html, for you to download and publish." }
+        form class="box" method="post" action="/admin/export" {
+            (seen.field()) button type="submit" { "export the event" }
+        }
         h2 { "Downloads" }
         p { a href="/api/games.jsonl" { "every game (games.jsonl)" } " · " a href="/final" { "the final's report" } }
     })
@@ -150,10 +156,25 @@ pub(super) async fn act(
             let s = snapshot(&app).await?;
             html! {
                 p class="done" {
-                    "The snapshot holds " (s["entrants"].as_array().map_or(0, Vec::len)) " entrants. Run the final tournament on this machine (or as Slurm shards: docs/cluster.md):"
+                    "The snapshot holds " (s["entrants"].as_array().map_or(0, Vec::len)) " entrants. Run the final tournament on this machine:"
                 }
                 code class="command" id="final-command" { (s["command"].as_str().unwrap_or("")) }
+                p class="note" { "or as Slurm shards, from the project's folder (SHARDS: how many):" }
+                code class="command" id="final-slurm" { (s["slurm"].as_str().unwrap_or("")) }
                 p class="note" { "Its report is then published at " a href="/final" { "/final" } "." }
+            }
+        }
+        "export" => {
+            let e = export(&app).await?;
+            html! {
+                p class="done" id="export" {
+                    (e["games"]) " ladder games exported to " (e["folder"].as_str().unwrap_or("")) ":"
+                }
+                ul {
+                    @for (name, href) in e["files"].as_object().into_iter().flatten() {
+                        li { a href=(href.as_str().unwrap_or("")) { (name) } }
+                    }
+                }
             }
         }
         other => {
