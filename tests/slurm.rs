@@ -65,25 +65,8 @@ command = "{bot} --strategy first --think-ms 40"
     let cluster = Cluster::up(&q.dir().join("slurm"));
     let out = q.dir().join("cluster-out");
     // One core per task, so two tasks run at once on this 2-core node.
-    let submitted = cluster
-        .command(&format!("{ROOT}/configs/slurm/submit.sh"))
-        .args([
-            config.to_str().unwrap(),
-            out.to_str().unwrap(),
-            "4",
-            "--cpus-per-task=1",
-        ])
-        .env("QUADS", env!("CARGO_BIN_EXE_quads"))
-        .current_dir(q.dir())
-        .output()
-        .unwrap();
-    assert!(
-        submitted.status.success(),
-        "submit.sh: {}",
-        String::from_utf8_lossy(&submitted.stderr)
-    );
-    let ids = String::from_utf8(submitted.stdout).unwrap();
-    let (array, merge) = ids.trim().split_once(' ').expect("two job ids");
+    let (array, merge) = cluster.submit(&config, &out, 4, q.dir());
+    let (array, merge) = (array.as_str(), merge.as_str());
     let story = || cluster.story(&out);
 
     // Task 1 is killed with SIGKILL once it has recorded two games, as a node lost would.
@@ -128,20 +111,7 @@ command = "{bot} --strategy first --think-ms 40"
         "resume.sh: {}",
         String::from_utf8_lossy(&resumed.stderr)
     );
-    wait_for(
-        Duration::from_secs(300),
-        "the merge job never completed",
-        story,
-        || {
-            let state = cluster.state(merge);
-            assert!(
-                ["PENDING", "RUNNING", "COMPLETING", "COMPLETED"].contains(&state.as_str()),
-                "merge job {state}:\n{}",
-                story()
-            );
-            state == "COMPLETED"
-        },
-    );
+    cluster.until_merged(merge, &out);
     for i in 0..4 {
         assert_eq!(cluster.state(&format!("{array}_{i}")), "COMPLETED");
     }

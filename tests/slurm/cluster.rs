@@ -94,6 +94,50 @@ impl Cluster {
     }
 }
 
+impl Cluster {
+    /// configs/slurm/submit.sh: `config` as `shards` shards of one core each into `out`, run
+    /// from `dir`; the job ids of the array and of the merge.
+    pub fn submit(&self, config: &Path, out: &Path, shards: u32, dir: &Path) -> (String, String) {
+        let submitted = self
+            .command(&format!("{ROOT}/configs/slurm/submit.sh"))
+            .arg(config)
+            .arg(out)
+            .args([&shards.to_string(), "--cpus-per-task=1"])
+            .env("QUADS", env!("CARGO_BIN_EXE_quads"))
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(
+            submitted.status.success(),
+            "submit.sh: {}",
+            String::from_utf8_lossy(&submitted.stderr)
+        );
+        let ids = String::from_utf8(submitted.stdout).unwrap();
+        let (array, merge) = ids.trim().split_once(' ').expect("two job ids");
+        (array.to_owned(), merge.to_owned())
+    }
+
+    /// Waits for the merge job `merge` to complete (five minutes at most); fails the test with
+    /// the cluster's story of `out` if it does anything else.
+    pub fn until_merged(&self, merge: &str, out: &Path) {
+        let story = || self.story(out);
+        wait_for(
+            Duration::from_secs(300),
+            "the merge job never completed",
+            story,
+            || {
+                let state = self.state(merge);
+                assert!(
+                    ["PENDING", "RUNNING", "COMPLETING", "COMPLETED"].contains(&state.as_str()),
+                    "merge job {state}:\n{}",
+                    story()
+                );
+                state == "COMPLETED"
+            },
+        );
+    }
+}
+
 impl Drop for Cluster {
     fn drop(&mut self) {
         let _ = Command::new("bash")

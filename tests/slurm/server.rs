@@ -215,44 +215,12 @@ fn the_final_runs_as_slurm_shards_from_the_servers_snapshot_and_the_server_publi
     ]);
 
     let cluster = Cluster::up(&q.dir().join("slurm"));
-    let submitted = cluster
-        .command(&format!("{ROOT}/configs/slurm/submit.sh"))
-        .args([
-            config.as_str(),
-            slurm_out.as_str(),
-            "2",
-            "--cpus-per-task=1",
-        ])
-        .env("QUADS", env!("CARGO_BIN_EXE_quads"))
-        .current_dir(q.dir())
-        .output()
-        .unwrap();
-    assert!(
-        submitted.status.success(),
-        "submit.sh: {}",
-        String::from_utf8_lossy(&submitted.stderr)
-    );
-    let ids = String::from_utf8(submitted.stdout).unwrap();
-    let (_, merge) = ids.trim().split_once(' ').expect("two job ids");
     let out = Path::new(&slurm_out);
-    let story = || cluster.story(out);
+    let (_, merge) = cluster.submit(Path::new(&config), out, 2, q.dir());
     // Not published before the merge.
     let (code, _) = text(&format!("{}/final", event.url));
-    assert!(code == 404 || cluster.state(merge) == "COMPLETED");
-    wait_for(
-        Duration::from_secs(300),
-        "the merge job never completed",
-        story,
-        || {
-            let state = cluster.state(merge);
-            assert!(
-                ["PENDING", "RUNNING", "COMPLETING", "COMPLETED"].contains(&state.as_str()),
-                "merge job {state}:\n{}",
-                story()
-            );
-            state == "COMPLETED"
-        },
-    );
+    assert!(code == 404 || cluster.state(&merge) == "COMPLETED");
+    cluster.until_merged(&merge, out);
     drop(cluster);
     // The shards merged are the one machine's final, file for file, and the server publishes
     // their report.
