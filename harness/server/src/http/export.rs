@@ -33,9 +33,7 @@ const FILES: &[(&str, &str)] = &[
 /// games give the same files.
 pub(crate) async fn export(app: &App) -> Result<serde_json::Value, ApiError> {
     let store = &app.0.store;
-    let ids = store.ladder_game_ids().await?;
-    let mut records = store.records(&ids).await?;
-    records.sort_by_key(|(id, _, _)| *id);
+    let records = store.ladder_records().await?;
     if records.is_empty() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
@@ -43,7 +41,7 @@ pub(crate) async fn export(app: &App) -> Result<serde_json::Value, ApiError> {
         ));
     }
     let mut text = String::new();
-    for (_, _, record) in &records {
+    for record in &records {
         text.push_str(record);
         text.push('\n');
     }

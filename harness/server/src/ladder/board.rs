@@ -1,6 +1,7 @@
 //! The leaderboard: per entrant (all its versions' ladder games), its games won, drawn and
 //! lost and its rating with a 95% interval, and (asked for) the pairs' counts. Nothing here is fitted on
-//! a request: the counts come from the ladder's games, each parsed once and kept
+//! a request: the counts come from the ladder's games, kept in memory and brought up to date
+//! from the matches changed since the last look, each game read and parsed once
 //! ([`Boards::ladder`]); the ratings are the latest fit of the fitter ([`super::rated`]),
 //! which refits in the background as games come. A board says how many games its ratings
 //! were fitted on (`rated`) beside how many there are (`games`). Each board is made once per
@@ -34,6 +35,9 @@ pub struct Ladder {
     pub names: Vec<String>,
     /// (game id, game).
     pub games: Vec<(i64, Counted)>,
+    /// The last change of the ladder these games include (a match's stamp; -1: none): two
+    /// ladders with the same stamp have the same games.
+    pub seen: i64,
 }
 
 impl Ladder {
@@ -54,9 +58,17 @@ impl Ladder {
         names
     }
 
-    /// The game ids, to tell whether a fit is of these games.
-    pub fn ids(&self) -> Vec<i64> {
-        self.games.iter().map(|(id, _)| *id).collect()
+    /// Each of [`Ladder::names`]' place in `names` (`usize::MAX`: not there).
+    pub fn places(&self, names: &[String]) -> Vec<usize> {
+        let at: HashMap<&str, usize> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str(), i))
+            .collect();
+        self.names
+            .iter()
+            .map(|n| at.get(n.as_str()).copied().unwrap_or(usize::MAX))
+            .collect()
     }
 }
 
@@ -65,9 +77,11 @@ pub struct Board {
     /// The board without its pairs.
     pub value: serde_json::Value,
     body: Bytes,
-    /// Every pair that has met, with its games: with 200 entrants, some 20,000 of them, 30
-    /// times the rest, so sent only to those who ask.
-    pairs: serde_json::Value,
+    /// Its games and names in its order, for its pairs: every pair that has met, with its
+    /// games; with 200 entrants some 20,000 of them, 30 times the rest, so counted and sent only
+    /// to those who ask.
+    ladder: Arc<Ladder>,
+    names: Vec<String>,
     with_pairs: std::sync::OnceLock<Bytes>,
     /// Its ratings are fitted on exactly its games.
     pub fresh: bool,
@@ -82,23 +96,58 @@ impl Board {
         self.with_pairs
             .get_or_init(|| {
                 let mut value = self.value.clone();
-                value["pairs"] = self.pairs.clone();
+                value["pairs"] = pairs_of(&self.ladder, &self.names);
                 Bytes::from(serde_json::to_vec(&value).expect("JSON of JSON"))
             })
             .clone()
     }
 }
 
-#[derive(Default)]
+/// Every pair of `names` that has met in `ladder`, with its games.
+fn pairs_of(ladder: &Ladder, names: &[String]) -> serde_json::Value {
+    let place = ladder.places(names);
+    let mut pairs: BTreeMap<(usize, usize), u64> = BTreeMap::new();
+    for (_, g) in &ladder.games {
+        let (a, b) = (place[g.first as usize], place[g.second as usize]);
+        *pairs.entry((a.min(b), a.max(b))).or_default() += 1;
+    }
+    pairs
+        .iter()
+        .map(|(&(a, b), games)| {
+            let (a, b) = (&names[a], &names[b]);
+            let (a, b) = if a < b { (a, b) } else { (b, a) };
+            serde_json::json!({ "a": a, "b": b, "games": games })
+        })
+        .collect()
+}
+
 struct Kept {
-    /// Every game read, by id: a record is parsed once.
-    parsed: HashMap<i64, Counted>,
+    /// Every ladder game counted, by id (so in the order played): its match and the game.
+    games: BTreeMap<i64, (i64, Counted)>,
+    /// The games of each match counted.
+    of_match: HashMap<i64, Vec<i64>>,
+    /// The last change read (a match's stamp; -1 before the first read).
+    seen: i64,
     index: HashMap<String, u32>,
     names: Vec<String>,
     /// The ladder at a change.
     ladder: Option<(u64, Arc<Ladder>)>,
     /// The board at a change and a fit.
     board: Option<((u64, u64), Arc<Board>)>,
+}
+
+impl Default for Kept {
+    fn default() -> Kept {
+        Kept {
+            games: BTreeMap::new(),
+            of_match: HashMap::new(),
+            seen: -1,
+            index: HashMap::new(),
+            names: Vec::new(),
+            ladder: None,
+            board: None,
+        }
+    }
 }
 
 /// The games read, the last board made, and the latest ratings fitted.
@@ -110,8 +159,9 @@ pub struct Boards {
 
 impl Boards {
     /// The ladder's games at change `generation` (read before calling: a change made
-    /// meanwhile bumps the counter again, so nothing stale is kept past it). Only games not
-    /// read before are fetched and parsed.
+    /// meanwhile bumps the counter again, so nothing stale is kept past it). Only the matches
+    /// changed since the last call are read (their stamps, crate::store), and only the games of
+    /// those that start counting are fetched and parsed; a match rerun takes its games out.
     pub async fn ladder(&self, generation: u64, store: &Store) -> Result<Arc<Ladder>, ApiError> {
         let mut kept = self.kept.lock().await;
         if let Some((g, ladder)) = &kept.ladder {
@@ -119,13 +169,21 @@ impl Boards {
                 return Ok(ladder.clone());
             }
         }
-        let ids = store.ladder_game_ids().await?;
-        let missing: Vec<i64> = ids
-            .iter()
-            .copied()
-            .filter(|id| !kept.parsed.contains_key(id))
-            .collect();
-        for (id, m, text) in store.records(&missing).await? {
+        let changes = store.ladder_changes(kept.seen).await?;
+        let mut counted = Vec::new();
+        for &(m, stamp, counts) in &changes {
+            kept.seen = kept.seen.max(stamp);
+            if counts {
+                if !kept.of_match.contains_key(&m) {
+                    counted.push(m);
+                }
+            } else if let Some(ids) = kept.of_match.remove(&m) {
+                for id in ids {
+                    kept.games.remove(&id);
+                }
+            }
+        }
+        for (id, m, text) in store.records_of_matches(&counted).await? {
             let r: GameRecord = serde_json::from_str(&text).map_err(ApiError::internal)?;
             let mut name = |n: &str| -> u32 {
                 if let Some(&i) = kept.index.get(n) {
@@ -143,16 +201,21 @@ impl Boards {
                 // As the reports pair games: by source (here the match) and pair.
                 pair: ((m as u64) << 32) | u64::from(r.pair_id()),
             };
-            kept.parsed.insert(id, counted);
+            kept.games.insert(id, (m, counted));
+            kept.of_match.entry(m).or_default().push(id);
         }
-        let games = ids
-            .iter()
-            .filter_map(|id| kept.parsed.get(id).map(|g| (*id, *g)))
-            .collect();
-        let ladder = Arc::new(Ladder {
-            names: kept.names.clone(),
-            games,
-        });
+        // A match counted with no game (none is handed in so) is still known.
+        for m in counted {
+            kept.of_match.entry(m).or_default();
+        }
+        let ladder = match &kept.ladder {
+            Some((_, last)) if changes.is_empty() => last.clone(),
+            _ => Arc::new(Ladder {
+                names: kept.names.clone(),
+                games: kept.games.iter().map(|(id, (_, g))| (*id, *g)).collect(),
+                seen: kept.seen,
+            }),
+        };
         kept.ladder = Some((generation, ladder.clone()));
         Ok(ladder)
     }
@@ -175,7 +238,7 @@ impl Boards {
             .into_iter()
             .map(|a| a.entrant)
             .collect();
-        let board = Arc::new(board(&ladder, &actives, rated.as_deref()));
+        let board = Arc::new(board(ladder, &actives, rated.as_deref()));
         kept.board = Some((key, board.clone()));
         Ok(board)
     }
@@ -213,21 +276,14 @@ fn outcome(score: f64) -> usize {
 }
 
 /// The board of `ladder`'s games, with `rated`'s ratings.
-fn board(ladder: &Ladder, actives: &[String], rated: Option<&Rated>) -> Board {
+fn board(ladder: Arc<Ladder>, actives: &[String], rated: Option<&Rated>) -> Board {
     let names = ladder.order(actives);
-    let at: HashMap<&str, usize> = names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
-        .collect();
-    let place = |i: u32| at[ladder.names[i as usize].as_str()];
+    let place = ladder.places(&names);
     let mut counts = vec![[0u64; 3]; names.len()];
-    let mut pairs: BTreeMap<(usize, usize), u64> = BTreeMap::new();
     for (_, g) in &ladder.games {
-        let (a, b) = (place(g.first), place(g.second));
+        let (a, b) = (place[g.first as usize], place[g.second as usize]);
         counts[a][outcome(g.score)] += 1;
         counts[b][outcome(1.0 - g.score)] += 1;
-        *pairs.entry((a.min(b), a.max(b))).or_default() += 1;
     }
     let rows: Vec<serde_json::Value> = if ladder.games.is_empty() {
         Vec::new()
@@ -253,18 +309,10 @@ fn board(ladder: &Ladder, actives: &[String], rated: Option<&Rated>) -> Board {
             })
             .collect()
     };
-    let pairs: Vec<serde_json::Value> = pairs
-        .iter()
-        .map(|(&(a, b), games)| {
-            let (a, b) = (&names[a], &names[b]);
-            let (a, b) = if a < b { (a, b) } else { (b, a) };
-            serde_json::json!({ "a": a, "b": b, "games": games })
-        })
-        .collect();
-    let fresh = rated.map_or(ladder.games.is_empty(), |r| r.ids == ladder.ids());
+    let fresh = rated.map_or(ladder.games.is_empty(), |r| r.seen == ladder.seen);
     let value = serde_json::json!({
         "games": ladder.games.len(),
-        "rated": rated.map_or(0, |r| r.ids.len()),
+        "rated": rated.map_or(0, |r| r.games),
         "active": actives.len(),
         "rows": rows,
     });
@@ -272,7 +320,8 @@ fn board(ladder: &Ladder, actives: &[String], rated: Option<&Rated>) -> Board {
     Board {
         value,
         body,
-        pairs: serde_json::Value::Array(pairs),
+        ladder,
+        names,
         with_pairs: std::sync::OnceLock::new(),
         fresh,
     }

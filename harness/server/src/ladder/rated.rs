@@ -19,8 +19,10 @@ use crate::store::Store;
 /// Ratings fitted on a set of games.
 #[derive(Debug, PartialEq)]
 pub struct Rated {
-    /// The games fitted (their ids, in order).
-    pub ids: Vec<i64>,
+    /// The games fitted: how many, and the ladder's last change they include
+    /// ([`Ladder::seen`]).
+    pub games: usize,
+    pub seen: i64,
     /// Per name: (Elo, low end, high end of its 95% interval); an end may be infinite.
     pub ratings: HashMap<String, (f64, f64, f64)>,
     /// Which fit this is (1 for the first), to tell boards apart.
@@ -33,26 +35,21 @@ const SEED: u64 = 1;
 /// Fits `ladder`'s games, its entrants in the board's order (`actives` first).
 pub fn rate(ladder: &Ladder, actives: &[String], serial: u64) -> Rated {
     let names = ladder.order(actives);
-    let ids = ladder.ids();
     if ladder.games.is_empty() {
         return Rated {
-            ids,
+            games: 0,
+            seen: ladder.seen,
             ratings: HashMap::new(),
             serial,
         };
     }
-    let at: HashMap<&str, usize> = names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
-        .collect();
-    let place = |i: u32| at[ladder.names[i as usize].as_str()];
+    let place = ladder.places(&names);
     let games: Vec<RatedGame> = ladder
         .games
         .iter()
         .map(|(_, g)| RatedGame {
-            first: place(g.first),
-            second: place(g.second),
+            first: place[g.first as usize],
+            second: place[g.second as usize],
             score: g.score,
             pair: g.pair,
         })
@@ -67,7 +64,8 @@ pub fn rate(ladder: &Ladder, actives: &[String], serial: u64) -> Rated {
         .map(|(i, name)| (name, (f.ratings[i], ci.ratings[i].0, ci.ratings[i].1)))
         .collect();
     Rated {
-        ids,
+        games: ladder.games.len(),
+        seen: ladder.seen,
         ratings,
         serial,
     }
@@ -96,7 +94,7 @@ pub async fn fitter(boards: Arc<Boards>, store: Store, signals: Arc<Signals>) {
             .lock()
             .expect("the ratings' lock")
             .as_ref()
-            .map_or(true, |r| r.ids != ladder.ids());
+            .map_or(true, |r| r.seen != ladder.seen);
         if stale {
             let actives = match store.actives().await {
                 Ok(a) => a.into_iter().map(|a| a.entrant).collect::<Vec<_>>(),

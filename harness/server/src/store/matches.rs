@@ -220,6 +220,7 @@ impl Store {
                 .await
                 .map_err(db)?;
         }
+        stamp(&mut tx, id).await?;
         tx.commit().await.map_err(db)?;
         Ok(true)
     }
@@ -295,6 +296,7 @@ impl Store {
             .execute(&mut *tx)
             .await
             .map_err(db)?;
+        stamp(&mut tx, id).await?;
         tx.commit().await.map_err(db)?;
         Ok(Some(new))
     }
@@ -328,6 +330,26 @@ fn params(from: usize, n: usize) -> String {
         .join(", ")
 }
 
+/// Stamps match `id` as a change of the ladder (its games start or stop counting), in `tx`,
+/// with the `ladder` counter's next value. Taking the value locks the counter's row until `tx`
+/// commits, so stamps are committed in their order (migrations/*/0007_ladder_changes.sql) and
+/// the leaderboard reads only the stamps after the last it saw.
+async fn stamp(tx: &mut sqlx::Transaction<'_, sqlx::Any>, id: i64) -> Result<(), ApiError> {
+    let row =
+        sqlx::query("UPDATE counters SET value = value + 1 WHERE name = 'ladder' RETURNING value")
+            .fetch_one(&mut **tx)
+            .await
+            .map_err(db)?;
+    let n: i64 = row.get(0);
+    sqlx::query("UPDATE matches SET changed = $1 WHERE id = $2")
+        .bind(n)
+        .bind(id)
+        .execute(&mut **tx)
+        .await
+        .map_err(db)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -354,6 +376,56 @@ mod tests {
             .build()
             .unwrap()
             .block_on(f)
+    }
+
+    #[test]
+    fn the_ladders_changes_are_read_in_the_order_committed_and_only_once() {
+        let dir = tempfile::tempdir().unwrap();
+        run(async {
+            let s = store(dir.path()).await;
+            assert_eq!(s.ladder_changes(-1).await.unwrap(), vec![]);
+            let mut done = Vec::new();
+            for (a, b, kind) in [
+                (1, 2, Kind::Ladder),
+                (1, 3, Kind::Test),
+                (2, 3, Kind::Ladder),
+            ] {
+                let by = (kind == Kind::Test).then_some(a);
+                let id = s.queue_match(a, b, kind, "quads", by).await.unwrap();
+                let got = s
+                    .claim_match("w", &[1, 2, 3], true, 60)
+                    .await
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(got.id, id);
+                assert!(s.finish_match(id, "w", &["{}".to_owned()]).await.unwrap());
+                done.push(id);
+            }
+            // Each finished match is a change; only the ladder's count.
+            let all = s.ladder_changes(-1).await.unwrap();
+            assert_eq!(
+                all,
+                vec![(done[0], 1, true), (done[1], 2, false), (done[2], 3, true)]
+            );
+            assert_eq!(s.ladder_changes(3).await.unwrap(), vec![]);
+            // A rerun takes the old match's games out: a change of its own, read once.
+            let new = s.rerun_match(done[0]).await.unwrap().unwrap();
+            assert_eq!(
+                s.ladder_changes(3).await.unwrap(),
+                vec![(done[0], 4, false)]
+            );
+            assert_eq!(s.ladder_changes(4).await.unwrap(), vec![]);
+            // A match failed or cancelled never counted: no change.
+            s.claim_match("w", &[1, 2, 3], true, 60)
+                .await
+                .unwrap()
+                .unwrap();
+            s.fail_match(new, "w", "a fault").await.unwrap();
+            assert_eq!(s.ladder_changes(4).await.unwrap(), vec![]);
+            let games = s.records_of_matches(&[done[2], done[1]]).await.unwrap();
+            let ids: Vec<i64> = games.iter().map(|g| g.1).collect();
+            assert_eq!(ids, vec![done[1], done[2]]);
+        });
     }
 
     #[test]

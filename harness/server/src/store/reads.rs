@@ -72,26 +72,35 @@ impl Store {
             .collect())
     }
 
-    /// The ids of the ladder's games (matches done, not tests), in the order played.
-    pub async fn ladder_game_ids(&self) -> Result<Vec<i64>, ApiError> {
+    /// The ladder's changes after stamp `after` (see migrations/*/0007_ladder_changes.sql):
+    /// each match stamped since, in stamp order, as (match, stamp, whether its games count now:
+    /// done, on the ladder).
+    pub async fn ladder_changes(&self, after: i64) -> Result<Vec<(i64, i64, bool)>, ApiError> {
         let rows = sqlx::query(
-            "SELECT g.id FROM games g JOIN matches m ON m.id = g.match_id \
-             WHERE m.state = 'done' AND m.kind = 'ladder' ORDER BY g.id",
+            "SELECT id, changed, CAST(CASE WHEN state = 'done' AND kind = 'ladder' THEN 1 ELSE 0 END AS BIGINT) \
+             FROM matches WHERE changed > $1 ORDER BY changed",
         )
+        .bind(after)
         .fetch_all(&self.pool)
         .await
         .map_err(db)?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get::<i64, _>(2) == 1))
+            .collect())
     }
 
-    /// The games `ids` (listed from the database, never from a request): (id, match, record
-    /// as JSON).
-    pub async fn records(&self, ids: &[i64]) -> Result<Vec<(i64, i64, String)>, ApiError> {
-        let mut out = Vec::with_capacity(ids.len());
+    /// The games of matches `ids` (listed from the database, never from a request): (id,
+    /// match, record as JSON).
+    pub async fn records_of_matches(
+        &self,
+        ids: &[i64],
+    ) -> Result<Vec<(i64, i64, String)>, ApiError> {
+        let mut out = Vec::new();
         for chunk in ids.chunks(500) {
             let list: Vec<String> = chunk.iter().map(i64::to_string).collect();
             let rows = sqlx::query(&format!(
-                "SELECT id, match_id, record FROM games WHERE id IN ({})",
+                "SELECT id, match_id, record FROM games WHERE match_id IN ({}) ORDER BY id",
                 list.join(", ")
             ))
             .fetch_all(&self.pool)
@@ -100,6 +109,18 @@ impl Store {
             out.extend(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))));
         }
         Ok(out)
+    }
+
+    /// The records of the ladder's games (matches done, not tests), in the order played.
+    pub async fn ladder_records(&self) -> Result<Vec<String>, ApiError> {
+        let rows = sqlx::query(
+            "SELECT g.record FROM games g JOIN matches m ON m.id = g.match_id \
+             WHERE m.state = 'done' AND m.kind = 'ladder' ORDER BY g.id",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
     /// The games of done matches an entrant played (`None`: everyone's), tests included, in
