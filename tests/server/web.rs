@@ -228,7 +228,8 @@ async fn an_event_in_a_real_browser() {
     click(&b, "#close").await;
     log_out(&b).await;
     go(&b, &log).await;
-    assert!(text(&b, "body").await.contains("or log in"));
+    let body = text(&b, "body").await;
+    assert!(body.contains("or log in"), "logged out, eve's log: {body}");
     go(&b, &report).await;
     assert!(text(&b, ".error").await.starts_with("log in first"));
     log_in(&b, &server, &ann).await;
