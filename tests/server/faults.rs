@@ -222,19 +222,21 @@ fn a_worker_cut_off_loses_its_lease_and_its_late_games_do_not_count() {
     let far = format!("http://{}:{port}", ns.host_ip);
     let cut_dir = dir.path().join("cut");
     let printed = dir.path().join("cut.out");
-    let mut cut = Command::new("ip")
-        .args([
-            "netns",
-            "exec",
-            &ns.name,
-            env!("CARGO_BIN_EXE_quads"),
-            "worker",
-        ])
-        .args(["--server", &far, "--token", &token_of("box-cut"), "--data"])
-        .arg(&cut_dir)
-        .stdout(std::fs::File::create(&printed).unwrap())
-        .spawn()
-        .unwrap();
+    let mut cut = Running(
+        Command::new("ip")
+            .args([
+                "netns",
+                "exec",
+                &ns.name,
+                env!("CARGO_BIN_EXE_quads"),
+                "worker",
+            ])
+            .args(["--server", &far, "--token", &token_of("box-cut"), "--data"])
+            .arg(&cut_dir)
+            .stdout(std::fs::File::create(&printed).unwrap())
+            .spawn()
+            .unwrap(),
+    );
     let m = server.wait_match(1, Some("queued"));
     assert!(
         m["match"]["worker"]
@@ -255,19 +257,21 @@ fn a_worker_cut_off_loses_its_lease_and_its_late_games_do_not_count() {
     });
     ns.link(false);
     // Another worker takes match 1 once box-cut's lease has run out, and plays it again.
-    let mut near = Command::new(env!("CARGO_BIN_EXE_quads"))
-        .args([
-            "worker",
-            "--server",
-            &server.url,
-            "--token",
-            &token_of("box-near"),
-        ])
-        .arg("--data")
-        .arg(dir.path().join("near"))
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut near = Running(
+        Command::new(env!("CARGO_BIN_EXE_quads"))
+            .args([
+                "worker",
+                "--server",
+                &server.url,
+                "--token",
+                &token_of("box-near"),
+            ])
+            .arg("--data")
+            .arg(dir.path().join("near"))
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let m = server.wait_match(1, None);
     assert_eq!(
         (&m["match"]["state"], &m["match"]["attempts"]),

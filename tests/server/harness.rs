@@ -22,6 +22,62 @@ impl Drop for Server {
     }
 }
 
+/// A process the test started (a worker), killed and reaped when dropped, so a test that
+/// fails part-way leaves none running.
+pub struct Running(pub Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Running {
+    /// How it ended and what it printed, if it ends within `limit` (None: it was still
+    /// running, and is killed). Its output must be piped, and small.
+    pub fn output_within(mut self, limit: std::time::Duration) -> Option<std::process::Output> {
+        use std::io::Read;
+        let deadline = std::time::Instant::now() + limit;
+        let status = loop {
+            if let Some(status) = self.0.try_wait().ok()? {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let read = |pipe: Option<&mut dyn Read>| {
+            let mut bytes = Vec::new();
+            if let Some(p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        };
+        let stdout = read(self.0.stdout.as_mut().map(|p| p as &mut dyn Read));
+        let stderr = read(self.0.stderr.as_mut().map(|p| p as &mut dyn Read));
+        Some(std::process::Output {
+            status,
+            stdout,
+            stderr,
+        })
+    }
+}
+
+impl std::ops::Deref for Running {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Running {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
 pub fn write_config(dir: &Path) -> PathBuf {
     write_config_with(dir, "")
 }

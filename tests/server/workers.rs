@@ -1,10 +1,11 @@
 //! Remote workers (`quads worker`): real worker processes on the loopback, with tokens the
 //! host made, playing a server's ladder that has no workers of its own; their calls refused to
-//! anyone else; games that are not the match's refused; a worker killed with SIGKILL mid-match
-//! loses its lease, and another plays the match again, counted once.
+//! anyone else; games that are not the match's refused; a second worker given a running
+//! worker's folder refuses it; a worker killed with SIGKILL mid-match loses its lease, and
+//! another plays the match again, counted once.
 
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
 
@@ -302,11 +303,13 @@ fn a_worker_killed_mid_match_loses_its_lease_and_the_match_is_played_once_more()
     let first = server.worker_token("box-a");
     let second = server.worker_token("box-b");
     let a_dir = dir.path().join("a");
-    let mut a: Child = server
-        .worker(&first, &a_dir, &[])
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut a = Running(
+        server
+            .worker(&first, &a_dir, &[])
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let m = server.wait_match(1, Some("queued"));
     let holder = m["match"]["worker"].as_str().unwrap();
     assert_eq!(m["match"]["state"], "running", "{m}");
@@ -324,14 +327,38 @@ fn a_worker_killed_mid_match_loses_its_lease_and_the_match_is_played_once_more()
         std::thread::yield_now();
     };
     assert!(!boxes.is_empty(), "box-a never ran a bot");
+    // A second worker given box-a's folder refuses it, in one line, and box-a plays on.
+    // (Bounded: without the lock the twin would wait for matches for ever.)
+    let twin = Running(
+        server
+            .worker(&second, &a_dir, &[])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    )
+    .output_within(std::time::Duration::from_secs(60))
+    .expect("the twin took the folder");
+    let (_, stderr) = text(&twin);
+    assert_eq!(twin.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "quads: {} is in use by another quads worker: give each worker its own --data\n",
+            a_dir.display()
+        )
+    );
+    assert!(a.try_wait().unwrap().is_none(), "box-a stopped");
     a.kill().unwrap(); // SIGKILL
     a.wait().unwrap();
     // Worker b takes over once box-a's lease has run out, and plays match 1 again.
-    let mut b: Child = server
-        .worker(&second, &dir.path().join("b"), &[])
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut b = Running(
+        server
+            .worker(&second, &dir.path().join("b"), &[])
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let m = server.wait_match(1, None);
     assert_eq!(m["match"]["state"], "done", "{m}");
     assert_eq!(m["match"]["attempts"], 2, "{m}");

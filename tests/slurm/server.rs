@@ -131,7 +131,7 @@ fn remote_workers_as_a_slurm_job_array_play_a_servers_ladder() {
             "--cpus-per-task=1",
             &format!("--output={}/worker-%a.out", out.display()),
             &format!(
-                "--export=ALL,SERVER={},TOKEN_FILE={},MATCHES=2,QUADS={},DATA={}/task",
+                "--export=ALL,SERVER={},TOKEN_FILE={},MATCHES=2,QUADS={},DATA={}",
                 event.url,
                 token_file.display(),
                 env!("CARGO_BIN_EXE_quads"),
@@ -163,7 +163,20 @@ fn remote_workers_as_a_slurm_job_array_play_a_servers_ladder() {
     }
     // Four matches, each played once by one of the two tasks; both tasks played.
     let (_, board) = call(&format!("{}/api/leaderboard", event.url), None, None);
-    assert_eq!(board["games"], 8, "{board}");
+    if board["games"] != 8 {
+        // What the server knows, for the failure's message: the board once it has waited for
+        // the eight games, every match, and what the tasks printed.
+        let (_, waited) = call(
+            &format!("{}/api/leaderboard?games=8&wait=15", event.url),
+            None,
+            None,
+        );
+        let (_, matches) = call(&format!("{}/api/matches?limit=50", event.url), None, None);
+        panic!(
+            "the board right after: {board}\nwaited for: {waited}\nmatches: {matches}\n{}",
+            story()
+        );
+    }
     let mut processes = std::collections::HashSet::new();
     for id in 1..=4 {
         let (_, m) = call(&format!("{}/api/matches/{id}", event.url), None, None);

@@ -5,6 +5,7 @@
 //! its lease while it builds and plays, plays the match with the referee as the server's own
 //! workers do, and hands in the games and the bots' logs. A worker that is killed, cut off or
 //! too slow loses its lease; the server plays the match again, and counts its games once.
+//! A worker's folder is its own while it runs (locked): a second worker given it refuses.
 
 mod client;
 
@@ -112,6 +113,13 @@ pub enum WorkerError {
         #[source]
         source: std::io::Error,
     },
+    /// Another worker is using the folder (each needs its own: packs, builds and matches
+    /// written by two at once would be torn).
+    #[error("{} is in use by another quads worker: give each worker its own --data", path.display())]
+    InUse {
+        /// The folder.
+        path: PathBuf,
+    },
     /// The server refused a call: the token or the worker is wrong.
     #[error(transparent)]
     Refused(CallError),
@@ -131,6 +139,8 @@ pub fn run(options: &Options, events: &(dyn Fn(Event) + Sync)) -> Result<(), Wor
         let path = options.data.join(dir);
         std::fs::create_dir_all(&path).map_err(|source| WorkerError::Data { path, source })?;
     }
+    // Held while the worker runs; the kernel lets it go however the worker ends.
+    let _lock = lock(&options.data)?;
     let shared = Shared {
         client: Client::new(&options.server, &options.token),
         data: options.data.clone(),
@@ -418,6 +428,35 @@ impl Shared<'_> {
         }
     }
 }
+
+/// The worker's folder, locked for this worker alone (a lock file in it, `flock`ed), or
+/// [`WorkerError::InUse`].
+fn lock(data: &Path) -> Result<std::fs::File, WorkerError> {
+    let path = data.join(LOCK);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|source| WorkerError::Data {
+            path: path.clone(),
+            source,
+        })?;
+    use rustix::fs::{flock, FlockOperation};
+    match flock(&file, FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => Ok(file),
+        Err(rustix::io::Errno::WOULDBLOCK) => Err(WorkerError::InUse {
+            path: data.to_owned(),
+        }),
+        Err(e) => Err(WorkerError::Data {
+            path,
+            source: e.into(),
+        }),
+    }
+}
+
+/// The lock file in a worker's folder.
+const LOCK: &str = "worker.lock";
 
 /// Writes a file whole (through a temporary name beside it), so a worker killed meanwhile
 /// leaves no torn pack.
