@@ -15,6 +15,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<(), String> {
     let config = ServerConfig::read(&args.config).map_err(|e| e.to_string())?;
+    quads_server::memory::cap_arenas();
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
     let name = config.name.clone();
     runtime

@@ -14,6 +14,7 @@ mod demo;
 mod error;
 mod http;
 mod ladder;
+pub mod memory;
 pub mod pack;
 mod pages;
 mod pipeline;
