@@ -204,6 +204,11 @@ fn solve_bench_prints_one_line_per_position_and_a_table() {
     for (i, line) in positions.iter().enumerate() {
         let placed = if i < 3 { 9 } else { 8 };
         assert!(line.starts_with(&format!("{placed} placed  ")), "{line}");
+        // Its time, in microseconds to the tenth.
+        let time = line.rsplit("  ").next().unwrap();
+        let micros = time.strip_suffix(" µs").expect("a time in µs");
+        assert!(micros.split_once('.').unwrap().1.len() == 1, "{line}");
+        assert!(micros.parse::<f64>().unwrap() > 0.0, "{line}");
         // The position: the given number of pieces, no completed shape, a hand that wins
         // nowhere; and the solver's value agrees with `quads solve`.
         let text = line.split("  ").nth(1).unwrap();
