@@ -21,12 +21,27 @@ async fn go(b: &Browser, url: &str) {
 }
 
 async fn wait_for(b: &Browser, css: &str) -> fantoccini::elements::Element {
-    b.client
+    match b
+        .client
         .wait()
         .at_most(WAIT)
         .for_element(Locator::Css(css))
         .await
-        .unwrap_or_else(|e| panic!("no `{css}` on the page: {e}"))
+    {
+        Ok(element) => element,
+        Err(e) => {
+            // Where the browser was and what it showed, for the failure's message.
+            let url = b.client.current_url().await.map(|u| u.to_string());
+            let shown = b
+                .client
+                .execute(
+                    "return document.body ? document.body.innerText : '';",
+                    vec![],
+                )
+                .await;
+            panic!("no `{css}` on the page: {e}\nat {url:?}, showing: {shown:?}")
+        }
+    }
 }
 
 async fn text(b: &Browser, css: &str) -> String {
