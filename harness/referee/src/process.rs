@@ -14,6 +14,7 @@
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -174,6 +175,9 @@ pub struct BotProcess {
     folder: Option<PathBuf>,
     /// A second handle on the read end of its stderr pipe, to see whether bytes wait in it.
     stderr_probe: Option<std::os::fd::OwnedFd>,
+    /// Set by [`BotProcess::pause`], cleared by [`BotProcess::resume`]: a bot that was never
+    /// paused is not signalled (or its freezer written) before every move.
+    paused: AtomicBool,
 }
 
 /// A bot dropped without [`BotProcess::shutdown`] (a game abandoned on Ctrl-C, a task
@@ -268,6 +272,7 @@ impl BotProcess {
             held,
             folder,
             stderr_probe,
+            paused: AtomicBool::new(false),
         })
     }
 
@@ -276,6 +281,7 @@ impl BotProcess {
     /// to; else the bot's process group (SIGSTOP). Returns once all are seen stopped (or
     /// after 100 ms).
     pub async fn pause(&self) {
+        self.paused.store(true, Ordering::Relaxed);
         let until = Instant::now() + Duration::from_millis(100);
         let group = match &self.held {
             Held::Boxed(h) => {
@@ -305,8 +311,11 @@ impl BotProcess {
         }
     }
 
-    /// Continues a paused bot; harmless on one that runs.
+    /// Continues a paused bot; does nothing (no system call) to one that was not paused.
     pub fn resume(&self) {
+        if !self.paused.swap(false, Ordering::Relaxed) {
+            return;
+        }
         match &self.held {
             Held::Boxed(h) => h.thaw(),
             Held::Plain { .. } => {
