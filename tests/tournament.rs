@@ -570,7 +570,7 @@ fn config_errors_are_one_line_before_anything_runs() {
         ])
     };
     let err = bad(&|t| t.replace("pairs = 4", "pairs = 4\nrounds = 2"));
-    assert!(err.ends_with("demo.toml (line 9): unknown field `rounds`, expected one of `name`, `seed`, `out`, `concurrency`, `format`, `gauntlet`, `pairs`, `variants`, `keep_alive`, `ponder`, `openings`, `time`, `handshake_timeout`, `log_cap`, `anchor`, `sprt`, `entrants`, `entrants_ponder`, `sandbox`, `analyze`, `bot`"), "{err}");
+    assert!(err.ends_with("demo.toml (line 9): unknown field `rounds`, expected one of `name`, `seed`, `out`, `concurrency`, `format`, `gauntlet`, `pairs`, `variants`, `keep_alive`, `ponder`, `openings`, `time`, `handshake_timeout`, `log_cap`, `anchor`, `sprt`, `entrants`, `entrants_ponder`, `entrants_build_timeout`, `sandbox`, `analyze`, `bot`"), "{err}");
     let err = bad(&|t| {
         t.replace(
             "format = \"round-robin\"",

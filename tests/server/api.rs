@@ -198,6 +198,44 @@ fn every_call_refuses_whom_it_is_not_for_and_bad_input_in_one_line() {
     let (code, text) = raw(&server, "POST", "/api/versions", Some(&ann), Some("{}"));
     assert_eq!(code, 400, "{text}");
     error_line("POST", "/api/versions", &text);
+    // A JSON body over the bound is 413, as for an upload, not a malformed one's 400.
+    for path in ["/api/entrants", "/api/matches"] {
+        let answer = oversized(&server, path, &ann);
+        assert!(answer.starts_with("HTTP/1.1 413 "), "{path}: {answer}");
+        let text = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+        assert_eq!(error_line("POST", path, text), "the body is too large");
+    }
+}
+
+/// A POST of a JSON body of 400 kB, over the bound: the server's whole answer. The body is
+/// written from a thread of its own, whose writes may fail once the server has answered and
+/// closed (an HTTP client would give up there, before reading the answer).
+fn oversized(server: &Server, path: &str, token: &str) -> String {
+    use std::io::{Read, Write};
+    let body = format!("{{\"name\": \"{}\"}}", "a".repeat(400_000));
+    let mut stream =
+        std::net::TcpStream::connect(server.url.trim_start_matches("http://")).unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let mut writer = stream.try_clone().unwrap();
+    let sending = std::thread::spawn(move || {
+        let _ = writer.write_all(head.as_bytes());
+        let _ = writer.write_all(body.as_bytes());
+    });
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    let mut got = Vec::new();
+    match stream.read_to_end(&mut got) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {}
+        Err(e) => panic!("{path}: {e}"),
+    }
+    sending.join().unwrap();
+    String::from_utf8_lossy(&got).into_owned()
 }
 
 #[test]

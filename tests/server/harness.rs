@@ -218,6 +218,12 @@ impl Server {
 
     /// An upload by hand: one multipart field `archive`.
     pub fn upload(&self, token: &str, archive: &[u8]) -> (u16, Value) {
+        let (code, body, _) = self.upload_with_retry(token, archive);
+        (code, body)
+    }
+
+    /// An upload by hand, with the answer's `Retry-After`.
+    pub fn upload_with_retry(&self, token: &str, archive: &[u8]) -> (u16, Value, Option<String>) {
         let b = "xyzzy-boundary-42";
         let mut body = format!(
             "--{b}\r\nContent-Disposition: form-data; name=\"archive\"; filename=\"a\"\r\n\r\n"
@@ -230,8 +236,10 @@ impl Server {
             &format!("multipart/form-data; boundary={b}"),
         );
         match req.send_bytes(&body) {
-            Ok(r) => (r.status(), r.into_json().unwrap()),
-            Err(ureq::Error::Status(code, r)) => (code, r.into_json().unwrap()),
+            Ok(r) | Err(ureq::Error::Status(_, r)) => {
+                let retry = r.header("Retry-After").map(str::to_owned);
+                (r.status(), r.into_json().unwrap(), retry)
+            }
             Err(e) => panic!("{e}"),
         }
     }

@@ -5,6 +5,7 @@
 //! CSRF tokens and privacy.
 
 mod api;
+mod crowd;
 mod export;
 mod faults;
 mod harness;
@@ -15,6 +16,7 @@ mod matches;
 mod pages;
 mod pipeline;
 mod slow;
+mod stalls;
 mod uploads;
 mod visitor;
 mod web;

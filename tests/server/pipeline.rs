@@ -141,3 +141,61 @@ fn a_demo_events_entrants_are_signed_up_and_uploaded_once() {
         "{err}"
     );
 }
+
+#[test]
+fn a_failed_checks_public_reason_quotes_nothing_the_bot_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config(dir.path()));
+    // Three ways a bot's words could reach its reason: a traceback at start (the bot's
+    // stderr, with a line of its source), a line of its own where the handshake was due, and
+    // a build's log. Each carries a marker.
+    let dies = edited_bot(
+        &dir.path().join("a"),
+        "tracey",
+        (
+            "import sys\n",
+            "import sys\nraise RuntimeError(\"LEAK-stderr-7f3a\")\n",
+        ),
+    );
+    let says = edited_bot(
+        &dir.path().join("b"),
+        "tracey",
+        (
+            "import sys\n",
+            "import sys\nprint(\"LEAK-stdout-5c1d\", flush=True)\n",
+        ),
+    );
+    let builds = bot_folder(&dir.path().join("c"), "tracey");
+    let manifest = std::fs::read_to_string(builds.join("bot.toml")).unwrap();
+    std::fs::write(
+        builds.join("bot.toml"),
+        format!("{manifest}build = \"echo LEAK-build-9d2e >&2; exit 3\"\n"),
+    )
+    .unwrap();
+    let tracey = server.entrant("tracey");
+    let want = [
+        "FAIL handshake: the bot exited with status 1 while the referee waited for `quadsok`",
+        "FAIL handshake: a line that is not a handshake line",
+        "build failed: exit status 3",
+    ];
+    for (n, (folder, want)) in [dies, says, builds].iter().zip(want).enumerate() {
+        let n = n as u32 + 1;
+        assert_eq!(server.submit(&tracey, folder).0, 0);
+        let v = server.wait(&tracey, n, None);
+        assert_eq!(v["status"], "failed", "{v}");
+        let reason = v["reason"].as_str().unwrap();
+        assert!(reason.starts_with(want), "version {n}: {reason}");
+        assert!(!reason.contains("LEAK-"), "version {n}: {reason}");
+        // The owner's report still tells all.
+        let report = server.report(&tracey, n);
+        assert!(
+            report.to_string().contains("LEAK-"),
+            "version {n}: {report}"
+        );
+    }
+    // Nothing of it on the entrant's page, to a visitor or to the owner.
+    let (code, page) = server.text("/entrants/tracey", None);
+    assert_eq!(code, 200);
+    assert!(page.contains("build failed: exit status 3"), "{page}");
+    assert!(!page.contains("LEAK-"), "{page}");
+}

@@ -16,6 +16,8 @@ fn entrants_sign_up_upload_and_download_their_versions() {
     let (code, out, err) = server.submit(&ann, &folder);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("version 1 uploaded: 2 files, "), "{out}");
+    // Checked before the next upload (a newer upload supersedes a version not yet checked).
+    assert_eq!(server.wait(&ann, 1, None)["status"], "admitted");
     // The same files again: a new version, the same digest (content-addressed).
     let (code, out2, _) = server.submit(&ann, &folder);
     assert_eq!(code, 0);
@@ -116,6 +118,18 @@ fn what_is_not_yours_or_not_allowed_is_refused_with_one_line() {
             "quads: the server refused the upload (HTTP 422): bot.toml:3: unknown field `comand`"
         ),
         "{err}"
+    );
+    // A program the box can never show: /tmp is the box's own, empty at each start.
+    std::fs::write(
+        broken.join("bot.toml"),
+        "name = \"bob\"\nauthor = \"B\"\ncommand = \"/tmp/bot --fast\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = server.submit(&bob, &broken);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim(),
+        "quads: the server refused the upload (HTTP 422): bot.toml:3: command: `/tmp/bot` runs a program under /tmp, which the entrant's box starts empty: run a file of the entrant's folder"
     );
     // Over the size limit; not an archive; an unknown page.
     assert_eq!(

@@ -106,6 +106,14 @@ impl Visitor {
         }
     }
 
+    /// A visitor logged in with `token` (an entrant's or the host's) on the log-in page.
+    pub fn logged_in(server: &Server, token: &str) -> Visitor {
+        let mut v = Visitor::new(server);
+        v.get("/login");
+        v.post("/login", &[("token", token)]);
+        v
+    }
+
     pub fn get(&mut self, path: &str) -> Answer {
         let req = self.agent.get(&format!("{}{path}", self.url));
         self.send(req, None)

@@ -53,7 +53,15 @@ async fn fill(b: &Browser, css: &str, value: &str) {
 }
 
 async fn click(b: &Browser, css: &str) {
-    wait_for(b, css).await.click().await.unwrap();
+    let element = wait_for(b, css).await;
+    // In the middle of the window, as a person scrolls to it: WebDriver's own scroll may leave
+    // it under the pages' sticky header, which would take the click.
+    let arg = serde_json::to_value(&element).unwrap();
+    b.client
+        .execute("arguments[0].scrollIntoView({block: 'center'});", vec![arg])
+        .await
+        .unwrap();
+    element.click().await.unwrap();
 }
 
 /// Logs in with `token` on the log-in page.

@@ -127,6 +127,50 @@ fn a_remote_worker_plays_the_ladder_and_hands_in_its_games_and_logs() {
     assert_eq!(server.get("/api/games.jsonl", Some(&token)).0, 401);
 }
 
+/// A real game's record (moves and all), renumbered and reseated.
+fn record(game: u32, first: &str, second: &str) -> Value {
+    let bot = |name: &str| json!({ "name": name, "command": "python3 bot.py", "ponder": false });
+    json!({
+        "game": game, "rules": "quads", "seed": 7, "time_control": "movetime 2000",
+        "start": "..../..../..../.... -", "first": bot(first), "second": bot(second),
+        "moves": ["BDQF", "A2 BDRF", "A1 BLQH", "B4 SLRH", "D4 SDQH", "D2 BLRF", "C4 BDRH",
+                  "D1 BLRH", "B1 SLQH", "B3 BLQF", "A3 SLRF", "A4"],
+        "end": "SLRFBLQHBLRFSLRH/BLQFSLQH../BDQF..SDQH/BDRFBLRH.BDRH -",
+        "result": "0-1", "reason": "normal", "failures": [],
+        "timing": { "started": "2026-12-03T20:06:02.779Z", "duration_ms": 1.0, "moves_ms": [],
+                    "leaked": [0, 0], "log_bytes": [0, 0], "log_dropped": [0, 0] }
+    })
+}
+
+#[test]
+fn a_log_a_worker_never_handed_in_is_not_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, _) = event(dir.path(), bot_folder);
+    let token = server.worker_token("box-1");
+    let (code, claimed) = server.post("/api/worker/claim", &token, json!({ "slot": "s" }));
+    assert_eq!(code, 200, "{claimed}");
+    let id = claimed["match"]["id"].as_i64().unwrap();
+    // Its games say ann wrote to her stderr in each, but no log comes with them.
+    let mut games = [record(1, "ann", "bob"), record(2, "bob", "ann")];
+    games[0]["timing"]["log_bytes"] = json!([9, 0]);
+    games[1]["timing"]["log_bytes"] = json!([0, 9]);
+    let (code, held) = server.post(
+        &format!("/api/worker/matches/{id}/finish"),
+        &token,
+        json!({ "slot": "s", "games": games }),
+    );
+    assert_eq!((code, &held), (200, &json!({ "held": true })));
+    let (code, text) = server.text(
+        &format!("/api/matches/{id}/logs/game-0001-first-ann.log"),
+        Some(ADMIN),
+    );
+    assert_eq!(code, 404, "{text}");
+    assert!(
+        text.contains("this log was not handed in with the match's games"),
+        "{text}"
+    );
+}
+
 #[test]
 fn worker_calls_are_refused_to_everyone_else_and_foreign_games_are_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -189,21 +233,6 @@ fn worker_calls_are_refused_to_everyone_else_and_foreign_games_are_refused() {
     );
     assert_eq!((code, &held), (200, &json!({ "held": false })));
     // Games that are not the match's are refused, and the match stays the slot's.
-    // A real game's record (moves and all), renumbered and reseated.
-    let record = |game: u32, first: &str, second: &str| {
-        let bot =
-            |name: &str| json!({ "name": name, "command": "python3 bot.py", "ponder": false });
-        json!({
-            "game": game, "rules": "quads", "seed": 7, "time_control": "movetime 2000",
-            "start": "..../..../..../.... -", "first": bot(first), "second": bot(second),
-            "moves": ["BDQF", "A2 BDRF", "A1 BLQH", "B4 SLRH", "D4 SDQH", "D2 BLRF", "C4 BDRH",
-                      "D1 BLRH", "B1 SLQH", "B3 BLQF", "A3 SLRF", "A4"],
-            "end": "SLRFBLQHBLRFSLRH/BLQFSLQH../BDQF..SDQH/BDRFBLRH.BDRH -",
-            "result": "0-1", "reason": "normal", "failures": [],
-            "timing": { "started": "2026-12-03T20:06:02.779Z", "duration_ms": 1.0, "moves_ms": [],
-                        "leaked": [0, 0], "log_bytes": [0, 0], "log_dropped": [0, 0] }
-        })
-    };
     let mut forged = record(2, "bob", "ann");
     forged["moves"][1] = json!("A1 BDRF");
     let refusals = [

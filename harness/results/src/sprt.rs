@@ -177,6 +177,7 @@ impl Duel {
             sprt: None,
             entrants: None,
             entrants_ponder: false,
+            entrants_build_timeout: quads_tournament::entrants::BUILD_TIMEOUT,
             sandbox: quads_referee::sandbox::SandboxSpec::default(),
             analyze: false,
         }

@@ -11,6 +11,9 @@
 //! variants = ["quads", "classic"]      # what an upload is checked under (default: quads)
 //! movetime = "1s"                      # the event's limit per move (the check uses it)
 //! workers = 1                          # matches played at once by the server itself
+//! checks = 1                           # versions built and checked at once
+//! build_timeout = "5m"                 # the most a version's build may take (a bot.toml's
+//!                                      # build_timeout may ask for less, never more)
 //! crash_streak = 3                     # games in a row lost by faults that pause a bot (0: never)
 //! secure_cookies = false               # true behind HTTPS: the pages' cookies are then Secure
 //! demo_entrants = "examples/entrants"  # a demo: these bots are signed up and uploaded at start
@@ -22,6 +25,10 @@
 //! upload_bytes = 8388608               # the largest upload (8 MiB)
 //! unpacked_bytes = 67108864            # what it may unpack to (64 MiB)
 //! files = 2000                         # and how many files
+//! [quotas]                             # each entrant's, set by the host
+//! uploads_per_hour = 20                # versions uploaded in any hour
+//! stored_bytes = 268435456             # its versions' files, unpacked, all told (256 MiB)
+//! versions = 100                       # versions kept
 //! ```
 
 use std::net::SocketAddr;
@@ -63,6 +70,29 @@ impl Default for Limits {
     }
 }
 
+/// What each entrant may use of the server, set by the host: more is refused (429 with
+/// `Retry-After`, or 413), each bound checked and acted on in one statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Quotas {
+    /// Versions uploaded in any hour.
+    pub uploads_per_hour: u32,
+    /// The entrant's versions' files, unpacked, all told, in bytes.
+    pub stored_bytes: u64,
+    /// Versions kept.
+    pub versions: u32,
+}
+
+impl Default for Quotas {
+    fn default() -> Quotas {
+        Quotas {
+            uploads_per_hour: 20,
+            stored_bytes: 256 << 20,
+            versions: 100,
+        }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
@@ -75,6 +105,8 @@ struct File {
     variants: Option<Vec<String>>,
     movetime: Option<String>,
     workers: Option<usize>,
+    checks: Option<usize>,
+    build_timeout: Option<String>,
     crash_streak: Option<u32>,
     #[serde(default)]
     secure_cookies: bool,
@@ -86,6 +118,8 @@ struct File {
     client_timeout: Option<String>,
     #[serde(default)]
     limits: Limits,
+    #[serde(default)]
+    quotas: Quotas,
 }
 
 /// A checked config.
@@ -105,12 +139,19 @@ pub struct ServerConfig {
     pub signup: Signup,
     /// The bounds of an upload.
     pub limits: Limits,
+    /// What each entrant may use.
+    pub quotas: Quotas,
     /// The event's variants.
     pub variants: Vec<quads_rules::Rules>,
     /// The event's limit per move, as written (`1s`).
     pub movetime: String,
     /// How many matches the server plays at once itself.
     pub workers: usize,
+    /// How many versions the pipeline builds and checks at once.
+    pub checks: usize,
+    /// The most a version's build may take, as written (`5m`): the event's, whatever the
+    /// version's manifest asks (it may ask for less).
+    pub build_timeout: String,
     /// A version that loses this many games in a row by faults of its own is paused (0: never).
     pub crash_streak: u32,
     /// The pages' cookies are marked `Secure` (sent over HTTPS only): for a server behind TLS.
@@ -137,6 +178,10 @@ pub const LISTEN: &str = "127.0.0.1:8080";
 pub const DATABASE_FILE: &str = "quads.db";
 /// The server's own workers, by default.
 pub const WORKERS: usize = 1;
+/// Checks at once, by default.
+pub const CHECKS: usize = 1;
+/// A version's build time, at most, by default (as `quads tournament` gives its entrants).
+pub const BUILD_TIMEOUT: &str = "5m";
 /// Games in a row lost by faults that pause a version, by default.
 pub const CRASH_STREAK: u32 = 3;
 /// Wrong tokens an address may send in a minute, by default.
@@ -203,6 +248,23 @@ impl ServerConfig {
                 )))
             }
         }
+        let build_timeout = file
+            .build_timeout
+            .unwrap_or_else(|| BUILD_TIMEOUT.to_owned());
+        match quads_referee::parse_duration(&build_timeout) {
+            Ok(d) if !d.is_zero() => {}
+            _ => {
+                return Err(bad(format!(
+                    "build_timeout `{build_timeout}` is not a duration such as 5m or 90s"
+                )))
+            }
+        }
+        let checks = file.checks.unwrap_or(CHECKS);
+        if checks == 0 {
+            return Err(bad(
+                "checks must be 1 or more: with 0 no version would ever be checked".to_owned(),
+            ));
+        }
         let lease = file.lease.unwrap_or_else(|| LEASE.to_owned());
         let lease = match quads_referee::parse_duration(&lease) {
             Ok(d) if d.as_secs() >= 1 && d.subsec_nanos() == 0 => d.as_secs() as i64,
@@ -228,6 +290,8 @@ impl ServerConfig {
             client_timeout,
             guesses: file.guesses.unwrap_or(GUESSES),
             workers: file.workers.unwrap_or(WORKERS),
+            checks,
+            build_timeout,
             crash_streak: file.crash_streak.unwrap_or(CRASH_STREAK),
             secure_cookies: file.secure_cookies,
             demo_entrants: file.demo_entrants,
@@ -241,6 +305,7 @@ impl ServerConfig {
             admin_token: file.admin_token,
             signup: file.signup.unwrap_or(Signup::Invite),
             limits: file.limits,
+            quotas: file.quotas,
         })
     }
 
@@ -250,6 +315,7 @@ impl ServerConfig {
             name: self.name.clone(),
             variants: self.variants.iter().map(ToString::to_string).collect(),
             movetime: self.movetime.clone(),
+            build_timeout: self.build_timeout.clone(),
             limits: self.limits,
         }
     }
@@ -283,9 +349,14 @@ mod tests {
         assert_eq!((c.signup, c.movetime.as_str()), (Signup::Invite, "1s"));
         assert_eq!(c.variants, vec![quads_rules::Rules::QUADS]);
         assert_eq!(c.limits, Limits::default());
+        assert_eq!(c.quotas, Quotas::default());
         assert_eq!((c.workers, c.crash_streak), (WORKERS, CRASH_STREAK));
         assert!(!c.secure_cookies && !c.analysis && c.demo_entrants.is_none());
         assert_eq!(c.lease, 60);
+        assert_eq!(
+            (c.checks, c.build_timeout.as_str()),
+            (CHECKS, BUILD_TIMEOUT)
+        );
         assert_eq!(c.client_timeout, std::time::Duration::from_secs(20));
         let bad = [
             (
@@ -316,6 +387,14 @@ mod tests {
             (
                 "client_timeout = \"0s\"",
                 "s.toml: client_timeout `0s` is not a duration such as 20s",
+            ),
+            (
+                "build_timeout = \"soon\"",
+                "s.toml: build_timeout `soon` is not a duration such as 5m or 90s",
+            ),
+            (
+                "checks = 0",
+                "s.toml: checks must be 1 or more: with 0 no version would ever be checked",
             ),
             ("colour = 1", "s.toml: unknown field `colour`"),
         ];

@@ -69,6 +69,8 @@ pub struct ApiError {
     pub status: StatusCode,
     /// One line.
     pub message: String,
+    /// For a 429: the seconds after which the same call may succeed (`Retry-After`).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -77,6 +79,15 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    /// 429 with `Retry-After: seconds`.
+    pub fn too_many(message: impl Into<String>, seconds: u64) -> ApiError {
+        ApiError {
+            retry_after: Some(seconds.max(1)),
+            ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, message)
         }
     }
 
@@ -98,6 +109,13 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = serde_json::json!({ "error": self.message });
-        (self.status, axum::Json(body)).into_response()
+        let mut response = (self.status, axum::Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(seconds),
+            );
+        }
+        response
     }
 }

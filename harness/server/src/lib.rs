@@ -25,7 +25,7 @@ mod store;
 pub mod unpack;
 pub mod wire;
 
-pub use config::{Limits, ServerConfig, Signup};
+pub use config::{Limits, Quotas, ServerConfig, Signup};
 pub use error::{ApiError, ServerError};
 
 use std::net::SocketAddr;
@@ -66,12 +66,14 @@ pub async fn serve(
     let signals = std::sync::Arc::new(pipeline::Signals::default());
     signals.queued.notify_one(); // jobs queued before a stop
     let bench = std::sync::Arc::new(ladder::Bench::default());
-    tokio::spawn(pipeline::run(
-        config.clone(),
-        store.clone(),
-        bench.clone(),
-        signals.clone(),
-    ));
+    for _ in 0..config.checks {
+        tokio::spawn(pipeline::run(
+            config.clone(),
+            store.clone(),
+            bench.clone(),
+            signals.clone(),
+        ));
+    }
     for n in 1..=config.workers {
         tokio::spawn(ladder::worker::run(
             format!("{}{n}", ladder::worker::LOCAL),

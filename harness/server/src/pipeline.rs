@@ -1,12 +1,17 @@
-//! The pipeline: every version, one at a time, is unpacked from its pack, built in the
-//! sandbox and put through `quads check` under the event's variants, by the same admission
-//! `quads tournament` gives its entrants; its verdict (`admitted`, or `failed` with the
-//! reason) goes on the version, and the admission's report (entrants.md, the build log) stays
-//! in the job's folder for its owner. An admitted version's built copy stays on the ladder's
+//! The pipeline: every version, `checks` at a time in upload order, is unpacked from its pack,
+//! built in the sandbox (within the event's `build_timeout`, whatever its manifest asks) and
+//! put through `quads check` under the event's variants, by the same admission `quads
+//! tournament` gives its entrants; its verdict (`admitted`, or `failed` with the reason in
+//! words that quote nothing of the bot's output) goes on the version, and the admission's report (entrants.md, the build log) stays in the job's
+//! folder for its owner. A check is stopped, its box ended, when its version is superseded by
+//! a newer upload, its entrant disabled or the host cancels it (crate::store::checks): an
+//! entrant has at most one version waiting, so no entrant's uploads hold another's back by more
+//! than the checks running. An admitted version's built copy stays on the ladder's
 //! bench while the server runs (a restart builds and checks the active versions again).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use quads_record::files::ENTRANTS_JSON;
 use tokio::sync::Notify;
@@ -23,6 +28,31 @@ pub struct Signals {
     pub queued: Notify,
     /// A version's status changed, games were played, or the host flipped a switch.
     pub changed: tokio::sync::watch::Sender<u64>,
+    /// The checks running, by job: notified to stop one.
+    stops: Mutex<HashMap<i64, Arc<Notify>>>,
+}
+
+impl Signals {
+    /// Stops the checks of these jobs, running or about to run (a job claimed but not yet
+    /// started finds its stop waiting).
+    pub fn stop(&self, jobs: &[i64]) {
+        let mut stops = self.stops.lock().unwrap_or_else(|e| e.into_inner());
+        for job in jobs {
+            stops.entry(*job).or_default().notify_one();
+        }
+    }
+
+    /// The stop of job `job`'s check, for as long as it runs.
+    fn stop_of(&self, job: i64) -> Arc<Notify> {
+        let mut stops = self.stops.lock().unwrap_or_else(|e| e.into_inner());
+        stops.entry(job).or_default().clone()
+    }
+
+    /// Job `job`'s check is over.
+    fn done(&self, job: i64) {
+        let mut stops = self.stops.lock().unwrap_or_else(|e| e.into_inner());
+        stops.remove(&job);
+    }
 }
 
 /// The job's folder: `DATA/jobs/ID`.
@@ -37,11 +67,15 @@ pub async fn run(config: ServerConfig, store: Store, bench: Arc<Bench>, signals:
         match store.claim().await {
             Ok(Some(job)) => {
                 signals.changed.send_modify(|n| *n += 1);
-                let (status, reason, ready) = check(&config, &job).await;
+                let stop = signals.stop_of(job.id);
+                // A stopped check ends as `failed`, which is not written: its version already
+                // says why (superseded, cancelled).
+                let (status, reason, ready) = check(&config, &job, stop).await;
+                signals.done(job.id);
                 let mut done = store.finish(job.id, status, &reason).await;
-                if let (Some(ready), true) = (ready, done.is_ok()) {
+                if let (Some(ready), Ok(true)) = (ready, &done) {
                     bench.put(job.version_id, ready);
-                    done = store.activate(job.version_id).await;
+                    done = store.activate(job.version_id).await.map(|()| true);
                 }
                 if let Err(e) = done {
                     eprintln!("quads serve: job {}: {}", job.id, e.message);
@@ -61,15 +95,20 @@ pub async fn run(config: ServerConfig, store: Store, bench: Arc<Bench>, signals:
 }
 
 /// Builds and checks one version: (`admitted` or `failed`, the reason in one line, the
-/// built bot when admitted).
-async fn check(config: &ServerConfig, job: &Job) -> (&'static str, String, Option<Ready>) {
+/// built bot when admitted). Notifying `stop` ends the check and its boxes.
+async fn check(
+    config: &ServerConfig,
+    job: &Job,
+    stop: Arc<Notify>,
+) -> (&'static str, String, Option<Ready>) {
     let dir = folder(config, job.id);
     let config = config.clone();
     let job = job.clone();
-    let done = tokio::task::spawn_blocking(move || admit(&config, &job, &dir)).await;
+    let done = tokio::task::spawn_blocking(move || admit(&config, &job, &dir, &stop)).await;
     match done {
         Ok(Ok((Some(ready), reason))) => ("admitted", reason, Some(ready)),
         Ok(Ok((None, reason))) => ("failed", reason, None),
+        Ok(Err(why)) if why == STOPPED => ("failed", why, None),
         Ok(Err(why)) => {
             eprintln!("quads serve: {why}");
             let why = format!("the server could not check this version: {why}");
@@ -79,20 +118,28 @@ async fn check(config: &ServerConfig, job: &Job) -> (&'static str, String, Optio
     }
 }
 
-/// The admission of one entrant, in a runtime of its own: its bot if admitted, and the reason.
-fn admit(config: &ServerConfig, job: &Job, dir: &Path) -> Result<(Option<Ready>, String), String> {
+/// The admission of one entrant, in a runtime of its own, until `stop`: its bot if admitted,
+/// and the reason.
+fn admit(
+    config: &ServerConfig,
+    job: &Job,
+    dir: &Path,
+    stop: &Notify,
+) -> Result<(Option<Ready>, String), String> {
     let pack = crate::http::blob(config, &job.digest);
-    admit_pack(&config.event(), &job.entrant, &pack, dir)
+    admit_pack(&config.event(), &job.entrant, &pack, dir, Some(stop))
 }
 
 /// The admission of `entrant` from its pack under the event's rules, in `dir` (emptied first),
 /// as the pipeline gives it and a remote worker (crate::remote) repeats it on its machine:
-/// its bot if admitted, and the reason.
+/// its bot if admitted, and the reason. Notifying `stop` ends it (its builds' and bots'
+/// boxes with it).
 pub fn admit_pack(
     event: &Event,
     entrant: &str,
     pack: &Path,
     dir: &Path,
+    stop: Option<&Notify>,
 ) -> Result<(Option<Ready>, String), String> {
     let _ = std::fs::remove_dir_all(dir);
     let entrants = dir.join("entrants");
@@ -110,16 +157,27 @@ pub fn admit_pack(
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
-    let admission = runtime
-        .block_on(quads_tournament::admit(&t, &entrants, |_| {}))
-        .map_err(|e| e.to_string())?;
+    let admission = runtime.block_on(async {
+        let admit = quads_tournament::admit(&t, &entrants, |_| {});
+        match stop {
+            Some(stop) => tokio::select! {
+                admitted = admit => admitted.map_err(|e| e.to_string()),
+                () = stop.notified() => Err(STOPPED.to_owned()),
+            },
+            None => admit.await.map_err(|e| e.to_string()),
+        }
+    })?;
     let saved =
         quads_tournament::read_verdicts(&out.join(ENTRANTS_JSON)).map_err(|e| e.to_string())?;
     let verdict = saved
         .into_iter()
         .find(|s| s.name == entrant)
         .ok_or_else(|| format!("{ENTRANTS_JSON} does not name {entrant}"))?;
-    let shown = verdict.reason.replace(&format!("{}/", dir.display()), "");
+    // The reason every visitor sees: it quotes nothing the bot wrote (its build's log, its
+    // lines, its stderr); the owner's report has the rest.
+    let shown = verdict
+        .public_reason
+        .replace(&format!("{}/", dir.display()), "");
     let bot = admission.bots.first().cloned();
     let ready = match (verdict.admitted, bot) {
         (true, Some(bot)) => Some(Ready {
@@ -131,6 +189,9 @@ pub fn admit_pack(
     Ok((ready, shown))
 }
 
+/// Why an admission ended early.
+const STOPPED: &str = "the check was stopped";
+
 /// The event as a tournament config (docs/tournaments.md) over `entrants`, writing to `out`.
 pub fn event(config: &ServerConfig, entrants: &Path, out: &Path) -> String {
     tournament(&config.event(), entrants, out)
@@ -140,10 +201,11 @@ fn tournament(event: &Event, entrants: &Path, out: &Path) -> String {
     let quote = |s: &str| serde_json::to_string(s).expect("a string");
     let variants: Vec<String> = event.variants.iter().map(|v| quote(v)).collect();
     format!(
-        "name = {}\nseed = 1\nout = {}\nentrants = {}\nvariants = [{}]\ntime = {{ movetime = {} }}\n",
+        "name = {}\nseed = 1\nout = {}\nentrants = {}\nentrants_build_timeout = {}\nvariants = [{}]\ntime = {{ movetime = {} }}\n",
         quote(&event.name),
         quote(&out.display().to_string()),
         quote(&entrants.display().to_string()),
+        quote(&event.build_timeout),
         variants.join(", "),
         quote(&event.movetime),
     )

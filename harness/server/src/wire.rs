@@ -86,6 +86,8 @@ pub struct Event {
     pub variants: Vec<String>,
     /// The limit per move, as the config writes it (`1s`).
     pub movetime: String,
+    /// The most a version's build may take, as the config writes it (`5m`).
+    pub build_timeout: String,
     /// The bounds of an upload (a pack unpacks within them).
     pub limits: Limits,
 }

@@ -106,19 +106,24 @@ pub async fn admit(
         }
         if let Err(failed) = prepare(t, &mut entrant, staging.as_ref()).await {
             verdict.reason = failed.reason;
+            verdict.public_reason = failed.public;
             verdict.build_tail = failed.tail;
             verdicts.push(verdict);
             continue;
         }
         progress(&format!("entrants: checking {}", entrant.about.name));
         match check(&check_config(t, &entrant)).await {
-            Err(e) => verdict.reason = e.to_string(),
+            Err(e) => {
+                verdict.reason = e.to_string();
+                verdict.public_reason = "the bot could not be started".to_owned();
+            }
             Ok(reports) => {
                 verdict.admitted = quads_referee::check::passed(&reports);
-                verdict.reason = if verdict.admitted {
-                    render::summary(&reports)
+                (verdict.reason, verdict.public_reason) = if verdict.admitted {
+                    let summary = render::summary(&reports);
+                    (summary.clone(), summary)
                 } else {
-                    failure(&reports)
+                    (failure(&reports, false), failure(&reports, true))
                 };
                 verdict.reports = Some(reports);
             }
@@ -220,8 +225,10 @@ pub(crate) fn check_movetime(t: &Tournament) -> Duration {
         .map_or(DEFAULT_MOVETIME, |m| m.min(DEFAULT_MOVETIME))
 }
 
-/// The reason an entrant that failed the check is left out: its first failing scenario.
-fn failure(reports: &[ScenarioReport]) -> String {
+/// The reason an entrant that failed the check is left out: its first failing scenario, with
+/// the hint for its author, or (`public`) the kind of failure only, which quotes nothing the
+/// bot said or wrote.
+fn failure(reports: &[ScenarioReport], public: bool) -> String {
     let failing: Vec<&ScenarioReport> = reports
         .iter()
         .filter(|r| r.failure.is_some() && r.run)
@@ -229,7 +236,12 @@ fn failure(reports: &[ScenarioReport]) -> String {
     let Some(first) = failing.first() else {
         return String::new();
     };
-    let hint = first.failure.as_deref().unwrap_or_default();
+    let hint = if public {
+        first.failure_kind.as_deref()
+    } else {
+        first.failure.as_deref()
+    };
+    let hint = hint.unwrap_or_default();
     let hint = hint.split_whitespace().collect::<Vec<_>>().join(" ");
     let skipped = reports.iter().filter(|r| !r.run).count();
     let more = match (failing.len(), skipped) {
@@ -260,10 +272,23 @@ fn summary<'a>(verdicts: impl Iterator<Item = (&'a str, bool, &'a str)>) -> Stri
     }
 }
 
-/// Why a build failed: one line, and the log's last lines for the report.
+/// Why a build failed: one line, the same quoting nothing of the build's output (for anyone
+/// to see), and the log's last lines for the report.
 struct BuildFailure {
     reason: String,
+    public: String,
     tail: Option<String>,
+}
+
+impl BuildFailure {
+    /// A failure whose reason quotes nothing of the entrant's output, shown as it is.
+    fn plain(reason: String) -> BuildFailure {
+        BuildFailure {
+            public: reason.clone(),
+            reason,
+            tail: None,
+        }
+    }
 }
 
 /// Kills a build's process group when dropped: after the build, on its timeout, and when the
@@ -273,6 +298,19 @@ struct Group(Pid);
 impl Drop for Group {
     fn drop(&mut self) {
         let _ = killpg(self.0, Signal::SIGKILL);
+    }
+}
+
+/// Ends a build's box when dropped while armed: a build whose admission is dropped before it
+/// ends (the event abandoned, the server's check stopped) leaves nothing of the box running
+/// (the launcher's own end, by `kill_on_drop`, does not reach into the box).
+struct Abandoned<'a>(Option<&'a quads_referee::sandbox::BoxHandle>);
+
+impl Drop for Abandoned<'_> {
+    fn drop(&mut self) {
+        if let Some(handle) = self.0 {
+            handle.kill();
+        }
     }
 }
 
@@ -286,6 +324,7 @@ async fn prepare(
     staging: Option<&Staging>,
 ) -> Result<(), BuildFailure> {
     let log = build_log(&t.out, &entrant.about.name);
+    let limit = entrant.build_limit(t.entrants_build_timeout);
     match staging {
         Some(staging) => {
             let copy = staging.folder(&entrant.about.name);
@@ -295,12 +334,12 @@ async fn prepare(
             } else {
                 staging.folder(&format!(".{}.copy.log", entrant.about.name))
             };
-            boxed_build(entrant, &copy, &log).await?;
+            boxed_build(entrant, limit, &copy, &log).await?;
             entrant.bot.command.dir = Some(copy);
         }
         None => {
             if let Some(command) = entrant.build.clone() {
-                build(&command, entrant, &log).await?;
+                build(&command, entrant, limit, &log).await?;
             }
         }
     }
@@ -310,7 +349,7 @@ async fn prepare(
 /// Whether the command runs a program of the system or a file of the entrant's folder (as
 /// built), and the files it needs are there.
 fn runs_its_own(entrant: &Entrant) -> Result<(), BuildFailure> {
-    let fail = |reason: String| BuildFailure { reason, tail: None };
+    let fail = BuildFailure::plain;
     let folder = entrant
         .bot
         .command
@@ -320,12 +359,21 @@ fn runs_its_own(entrant: &Entrant) -> Result<(), BuildFailure> {
     let search = std::env::var_os("PATH").unwrap_or_default();
     match quads_referee::sandbox::resolve::find(&argv[0], &folder, &search) {
         Ok(p) if p.admissible() => Ok(()),
-        Ok(p) => Err(fail(format!(
-            "command `{}` runs {}, which is neither a program of the system nor a file of the entrant's folder",
-            argv[0],
-            p.path.display()
-        ))),
-        Err(e) => Err(fail(format!("command `{}`: {e}", argv[0]))),
+        Ok(p) => Err(BuildFailure {
+            reason: format!(
+                "command `{}` runs {}, which is neither a program of the system nor a file of the entrant's folder",
+                argv[0],
+                p.path.display()
+            ),
+            public: "its command runs neither a program of the system nor a file of its folder"
+                .to_owned(),
+            tail: None,
+        }),
+        Err(e) => Err(BuildFailure {
+            reason: format!("command `{}`: {e}", argv[0]),
+            public: "its command cannot be run".to_owned(),
+            tail: None,
+        }),
     }
 }
 
@@ -333,9 +381,14 @@ fn runs_its_own(entrant: &Entrant) -> Result<(), BuildFailure> {
 /// build (if any) with `sh -c`: network off, its copy (a tmpfs) writable and nothing else,
 /// time, memory and process limits; its stdout and stderr into `log`; everything it started
 /// ends with it. The copy comes out only when the build succeeds.
-async fn boxed_build(entrant: &Entrant, copy: &Path, log: &Path) -> Result<(), BuildFailure> {
+async fn boxed_build(
+    entrant: &Entrant,
+    limit: Duration,
+    copy: &Path,
+    log: &Path,
+) -> Result<(), BuildFailure> {
     use quads_referee::sandbox::{self, Sandbox, SandboxSpec};
-    let fail = |reason: String| BuildFailure { reason, tail: None };
+    let fail = BuildFailure::plain;
     std::fs::create_dir(copy)
         .map_err(|e| fail(format!("cannot create {}: {e}", copy.display())))?;
     let spec = SandboxSpec {
@@ -382,16 +435,20 @@ async fn boxed_build(entrant: &Entrant, copy: &Path, log: &Path) -> Result<(), B
         return Err(fail("build ended before it started".into()));
     };
     handle.started(pid);
-    let limit = entrant.build_timeout;
-    let status = match tokio::time::timeout(limit, child.wait()).await {
+    let mut abandoned = Abandoned(Some(&handle));
+    let waited = tokio::time::timeout(limit, child.wait()).await;
+    abandoned.0 = None;
+    let status = match waited {
         Ok(Ok(status)) => status,
         Ok(Err(e)) => return Err(fail(format!("build: cannot wait for it: {e}"))),
         Err(_) => {
             handle.kill();
             let _ = child.wait().await;
             let _ = take_report(log, handle.nonce());
+            let reason = format!("build took more than {}", defaults::text(limit));
             return Err(BuildFailure {
-                reason: format!("build took more than {}", defaults::text(limit)),
+                public: reason.clone(),
+                reason,
                 tail: Some(tail(log, LOG_TAIL)),
             });
         }
@@ -424,6 +481,7 @@ fn failed_build(what: &str, log: &Path) -> BuildFailure {
     };
     BuildFailure {
         reason: format!("build failed: {what} ({quoted})"),
+        public: format!("build failed: {what}"),
         tail: Some(tail(log, LOG_TAIL)),
     }
 }
@@ -442,8 +500,13 @@ fn take_report(log: &Path, nonce: &str) -> Option<quads_referee::sandbox::BoxRep
 
 /// Runs an entrant's build with `sh -c` in its folder, in a process group of its own, its
 /// stdout and stderr into `log` (the sandbox off: no box, no copy).
-async fn build(command: &str, entrant: &Entrant, log: &Path) -> Result<(), BuildFailure> {
-    let fail = |reason: String| BuildFailure { reason, tail: None };
+async fn build(
+    command: &str,
+    entrant: &Entrant,
+    limit: Duration,
+    log: &Path,
+) -> Result<(), BuildFailure> {
+    let fail = BuildFailure::plain;
     let file = std::fs::File::create(log)
         .map_err(|e| fail(format!("cannot create {}: {e}", log.display())))?;
     let copy = file
@@ -464,15 +527,16 @@ async fn build(command: &str, entrant: &Entrant, log: &Path) -> Result<(), Build
         return Err(fail("build ended before it started".into()));
     };
     let _group = Group(Pid::from_raw(pid as i32));
-    let limit = entrant.build_timeout;
     let status = match tokio::time::timeout(limit, child.wait()).await {
         Ok(Ok(status)) => status,
         Ok(Err(e)) => return Err(fail(format!("build: cannot wait for it: {e}"))),
         Err(_) => {
             drop(_group);
             let _ = child.wait().await;
+            let reason = format!("build took more than {}", defaults::text(limit));
             return Err(BuildFailure {
-                reason: format!("build took more than {}", defaults::text(limit)),
+                public: reason.clone(),
+                reason,
                 tail: Some(tail(log, LOG_TAIL)),
             });
         }

@@ -14,6 +14,7 @@
 //! anchor = { bot = "greedy", elo = 1500 }       # optional; otherwise the mean rating is 0
 //! entrants = "examples/entrants"   # optional: a folder of entrants, see [`crate::entrants`]
 //! entrants_ponder = false       # entrants think only on their own time (the default)
+//! entrants_build_timeout = "5m"  # the most an entrant's build may take, whatever its bot.toml asks
 //! analyze = true                # judge every game's endgame moves afterwards (`quads analyze`)
 //!
 //! [[bot]]
@@ -116,6 +117,9 @@ pub struct Tournament {
     /// Whether the entrants may think on their opponents' time (`entrants_ponder`; not by
     /// default: strangers' bots are stopped whole then).
     pub entrants_ponder: bool,
+    /// The most an entrant's build may take (`entrants_build_timeout`): the event's cap on the
+    /// `build_timeout` a manifest asks for, and what a manifest that asks nothing gets.
+    pub entrants_build_timeout: Duration,
     /// The walls of every bot that does not name its own, the entrants' included.
     pub sandbox: SandboxSpec,
     /// Whether `quads tournament` judges the games with the solver after playing them.
@@ -425,6 +429,11 @@ pub fn parse_config(
         sprt,
         entrants: file.entrants,
         entrants_ponder: file.entrants_ponder.unwrap_or(false),
+        entrants_build_timeout: duration_or(
+            file.entrants_build_timeout.as_deref(),
+            crate::entrants::BUILD_TIMEOUT,
+        )
+        .map_err(|e| within(path, e))?,
         sandbox,
         analyze: file.analyze.unwrap_or(false),
         bots,

@@ -78,6 +78,7 @@ pub(crate) struct ConfigFile {
     pub(crate) sprt: Option<SprtSection>,
     pub(crate) entrants: Option<PathBuf>,
     pub(crate) entrants_ponder: Option<bool>,
+    pub(crate) entrants_build_timeout: Option<String>,
     pub(crate) sandbox: Option<String>,
     pub(crate) analyze: Option<bool>,
     #[serde(default)]

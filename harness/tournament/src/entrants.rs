@@ -6,7 +6,8 @@
 //! author = "Carol"                    # required
 //! command = "./carol"                 # required: split like a shell, run in this folder
 //! build = "cc -O2 -o carol bot.c"     # optional: run once with `sh -c` in this folder
-//! build_timeout = "5m"                # optional (default: BUILD_TIMEOUT)
+//! build_timeout = "5m"                # optional: at most the event's `entrants_build_timeout`,
+//!                                     # which is also the default (BUILD_TIMEOUT unless set)
 //! options = { depth = 6 }             # optional: set over the protocol, as for [[bot]]
 //! language = "C"                      # optional, free text
 //! ```
@@ -32,7 +33,8 @@ use crate::config::{command, line_of, one_line, option_texts};
 /// The manifest's file name in each entrant's folder.
 pub const MANIFEST: &str = "bot.toml";
 
-/// How long a build may take when the manifest does not say.
+/// How long a build may take when neither the manifest nor the event says: the event's
+/// `entrants_build_timeout` by default.
 pub const BUILD_TIMEOUT: Duration = Duration::from_secs(5 * 60);
 
 #[derive(Deserialize)]
@@ -69,8 +71,9 @@ pub struct Entrant {
     pub about: About,
     /// The build command, run with `sh -c` in the folder.
     pub build: Option<String>,
-    /// The most the build may take.
-    pub build_timeout: Duration,
+    /// The most the build may take, as the manifest asks (`None`: it does not say); the event
+    /// caps it ([`Entrant::build_limit`]).
+    pub build_timeout: Option<Duration>,
     /// The bot as a tournament runs it (working directory: the folder).
     pub bot: BotSpec,
 }
@@ -310,6 +313,16 @@ fn read_manifest(
             return Err((about, format!("{command_at}: command: {why}")));
         }
     }
+    // `/tmp` and `/dev` are the box's own, empty at each start: a program there never is.
+    let program = Path::new(&bot_command.argv[0]);
+    if ["/tmp", "/dev"].iter().any(|d| program.starts_with(d)) {
+        let why = format!(
+            "{command_at}: command: `{}` runs a program under {}, which the entrant's box starts empty: run a file of the entrant's folder",
+            bot_command.argv[0],
+            if program.starts_with("/tmp") { "/tmp" } else { "/dev" }
+        );
+        return Err((about, why));
+    }
     if let Some(build) = &manifest.build {
         let build_at = at(build.span());
         for word in shlex::split(build.get_ref()).unwrap_or_default() {
@@ -329,9 +342,9 @@ fn read_manifest(
         return Err((about, why));
     }
     let build_timeout = match manifest.build_timeout {
-        None => BUILD_TIMEOUT,
+        None => None,
         Some(t) => match parse_duration(t.get_ref()) {
-            Ok(d) if !d.is_zero() => d,
+            Ok(d) if !d.is_zero() => Some(d),
             Ok(_) => return Err((about, format!("{}: build_timeout is zero", at(t.span())))),
             Err(e) => return Err((about, format!("{}: build_timeout: {e}", at(t.span())))),
         },
@@ -347,6 +360,15 @@ fn read_manifest(
         build: manifest.build.map(Spanned::into_inner),
         build_timeout,
     })
+}
+
+impl Entrant {
+    /// How long its build may take in an event whose cap is `cap`: what the manifest asks, at
+    /// most the cap; the cap when it asks nothing. The event's limits are the event's, never
+    /// the entrant's.
+    pub fn build_limit(&self, cap: Duration) -> Duration {
+        self.build_timeout.map_or(cap, |asked| asked.min(cap))
+    }
 }
 
 #[cfg(test)]
@@ -424,6 +446,12 @@ mod tests {
             ann.bot.command.dir.as_deref(),
             Some(dir.path().join("a").as_path())
         );
-        assert_eq!(ann.build_timeout, BUILD_TIMEOUT);
+        assert_eq!(ann.build_timeout, None);
+        assert_eq!(ann.build_limit(BUILD_TIMEOUT), BUILD_TIMEOUT);
+        let mut asked = ann.clone();
+        asked.build_timeout = Some(Duration::from_secs(360_000)); // 100 hours
+        assert_eq!(asked.build_limit(BUILD_TIMEOUT), BUILD_TIMEOUT);
+        asked.build_timeout = Some(Duration::from_secs(7));
+        assert_eq!(asked.build_limit(BUILD_TIMEOUT), Duration::from_secs(7));
     }
 }

@@ -21,6 +21,9 @@ pub struct Verdict {
     pub admitted: bool,
     /// One line: the check's summary when admitted, otherwise why not.
     pub reason: String,
+    /// The same in words that quote nothing of the entrant's output (its build's log, its
+    /// lines, its stderr): what a competition shows anyone.
+    pub public_reason: String,
     /// Its build's log, when it has a build.
     pub build_log: Option<PathBuf>,
     /// The last lines of a failed build's log.
@@ -35,6 +38,7 @@ impl Verdict {
         Verdict {
             about,
             admitted: false,
+            public_reason: reason.clone(),
             reason,
             build_log: None,
             build_tail: None,
@@ -54,6 +58,10 @@ pub struct Saved {
     pub admitted: bool,
     /// Why (or the check's summary).
     pub reason: String,
+    /// Why, quoting nothing of the entrant's output (empty in files written before it was
+    /// recorded).
+    #[serde(default)]
+    pub public_reason: String,
 }
 
 #[derive(serde::Deserialize)]
@@ -87,7 +95,7 @@ pub fn write(t: &Tournament, folder: &Path, verdicts: &[Verdict]) -> Result<(), 
 }
 
 /// `entrants.json`: the folder, and per entrant its name, author, language, folder, whether
-/// it is admitted and why, its build log and the check's reports (`quads check --json`).
+/// it is admitted and why (also in words that quote nothing of its output), its build log and the check's reports (`quads check --json`).
 fn json(folder: &Path, verdicts: &[Verdict]) -> String {
     let entrants: Vec<serde_json::Value> = verdicts
         .iter()
@@ -99,6 +107,7 @@ fn json(folder: &Path, verdicts: &[Verdict]) -> String {
                 "folder": v.about.folder,
                 "admitted": v.admitted,
                 "reason": v.reason,
+                "public_reason": v.public_reason,
                 "build_log": v.build_log,
                 "check": v.reports.as_deref().map(render::json),
             })

@@ -169,6 +169,7 @@ mod tests {
             sprt: None,
             entrants: None,
             entrants_ponder: false,
+            entrants_build_timeout: crate::entrants::BUILD_TIMEOUT,
             sandbox: quads_referee::sandbox::SandboxSpec::default(),
         }
     }

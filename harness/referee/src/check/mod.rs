@@ -45,8 +45,13 @@ pub struct Line {
 pub struct ScenarioReport {
     /// What the scenario checks, in a few words, with its rules where it has some.
     pub name: String,
-    /// `None` when it passed; otherwise what is wrong, in plain words.
+    /// `None` when it passed; otherwise what is wrong, in plain words, quoting the bot's lines
+    /// and its last words on stderr where they help its author.
     pub failure: Option<String>,
+    /// `None` when it passed; otherwise the kind of failure in the referee's own words
+    /// (`the bot exited with status 1 while the referee waited for `quadsok``), never a byte
+    /// of the bot's output: what a competition may show anyone.
+    pub failure_kind: Option<String>,
     /// Things that are legal but cost games: slow answers, a missed win in one, a give that
     /// loses at once when a safe one existed, standard error past the log cap.
     pub warnings: Vec<String>,
@@ -109,6 +114,7 @@ pub async fn check(config: &CheckConfig) -> Result<Vec<ScenarioReport>, SpawnErr
             reports.push(ScenarioReport {
                 name: scenario.name(),
                 failure: Some(NOT_RUN.to_owned()),
+                failure_kind: Some(NOT_RUN.to_owned()),
                 warnings: Vec::new(),
                 exchange: Vec::new(),
                 run: false,

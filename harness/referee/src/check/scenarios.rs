@@ -173,12 +173,11 @@ impl Scenario {
                     talk.new_game_timed(r0, Player::First, time).await?;
                     talk.go_full(go, &r0).await
                 };
-                played.await.map(drop).map_err(|e| {
-                    if e.contains("is not legal here") {
-                        e
-                    } else {
-                        format!("{e} (with a game clock `newgame` carries `base MS inc MS` and no `movetime`)")
+                played.await.map(drop).map_err(|mut e| {
+                    if e.kind != super::talk::ILLEGAL {
+                        e.hint = format!("{} (with a game clock `newgame` carries `base MS inc MS` and no `movetime`)", e.hint);
                     }
+                    e
                 })
             }
             Scenario::SecondGame => {
@@ -336,12 +335,11 @@ async fn whole_game(talk: &mut Talk, rules: Rules, seat: Player) -> Result<(), F
 }
 
 /// The hint, and what the position needed, for an illegal move.
-fn with_tip(failed: Failed, tip: &str) -> Failed {
-    if failed.contains("is not legal here") {
-        format!("{failed}: {tip}")
-    } else {
-        failed
+fn with_tip(mut failed: Failed, tip: &str) -> Failed {
+    if failed.kind == super::talk::ILLEGAL {
+        failed.hint = format!("{}: {tip}", failed.hint);
     }
+    failed
 }
 
 fn first_empty(pos: &Position) -> quads_rules::Square {
@@ -349,5 +347,6 @@ fn first_empty(pos: &Position) -> quads_rules::Square {
 }
 
 fn none(s: Scenario) -> Failed {
-    format!("no position for `{s}` was found under these rules: the scenario cannot run")
+    let why = format!("no position for `{s}` was found under these rules: the scenario cannot run");
+    Failed::new(why.clone(), why)
 }

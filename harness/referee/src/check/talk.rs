@@ -11,8 +11,27 @@ use super::{judge, CheckConfig, Direction, Line, Scenario, ScenarioReport};
 use crate::defaults;
 use crate::process::{BotProcess, Reply};
 
-/// Why a scenario stopped: the hint for the bot's author.
-pub(super) type Failed = String;
+/// Why a scenario stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Failed {
+    /// The hint for the bot's author, quoting what the bot said or wrote where it helps.
+    pub(super) hint: String,
+    /// What failed in the referee's own words, never a byte of the bot's output: what anyone
+    /// may be shown (a competition's public pages).
+    pub(super) kind: String,
+}
+
+impl Failed {
+    pub(super) fn new(hint: String, kind: impl Into<String>) -> Failed {
+        Failed {
+            hint,
+            kind: kind.into(),
+        }
+    }
+}
+
+/// The kind of an illegal move's failure (a scenario adds what the position needed).
+pub(super) const ILLEGAL: &str = "an illegal move";
 
 pub(super) struct Talk {
     bot: BotProcess,
@@ -86,28 +105,36 @@ impl Talk {
                 Ok(FromBot::Id { .. }) => {}
                 Ok(FromBot::Option(decl)) => {
                     if self.options.iter().any(|o| o.name == decl.name) {
-                        return Err(format!(
-                            "option `{}` is declared twice: declare each option once",
-                            decl.name
+                        return Err(Failed::new(
+                            format!(
+                                "option `{}` is declared twice: declare each option once",
+                                decl.name
+                            ),
+                            "an option declared twice at the handshake",
                         ));
                     }
                     self.options.push(decl);
                 }
                 Ok(FromBot::Unsupported) => {
-                    return Err("the bot answered `unsupported` to `quads 1`: it must speak version 1".to_owned())
+                    return Err(Failed::new("the bot answered `unsupported` to `quads 1`: it must speak version 1".to_owned(), "`unsupported` answered to `quads 1` at the handshake"))
                 }
                 Ok(other) => {
-                    return Err(format!(
+                    return Err(Failed::new(format!(
                         "during the handshake only `id`, `option` and `info` lines may come before `quadsok`, not `{other}`"
-                    ))
+                    ), "a line that does not belong in the handshake"))
                 }
                 Err(e) if line.trim_start().starts_with("option") => {
-                    return Err(format!(
+                    return Err(Failed::new(format!(
                         "`{line}` is not a valid option: {} (e.g. `option name depth type spin default 3 min 1 max 8`, `option name fast type check default false`)",
                         e.problem
+                    ), "an option line that is not valid at the handshake"))
+                }
+                Err(e) => {
+                    return Err(Failed::new(
+                        format!("`{line}` is not a handshake line: {}", e.problem),
+                        "a line that is not a handshake line",
                     ))
                 }
-                Err(e) => return Err(format!("`{line}` is not a handshake line: {}", e.problem)),
             }
         }
     }
@@ -117,12 +144,12 @@ impl Talk {
         let line = self.receive("`readyok`", self.handshake).await?;
         match line.trim() {
             "readyok" => Ok(()),
-            other if other.starts_with("move") => Err(format!(
+            other if other.starts_with("move") => Err(Failed::new(format!(
                 "`{other}` came where `readyok` was due: one reply per request, and only `info` lines besides (log to stderr)"
-            )),
-            other => Err(format!(
+            ), "a move where `readyok` was due")),
+            other => Err(Failed::new(format!(
                 "the answer to `isready` is `readyok`, not `{other}` (stdout carries protocol lines only; log to stderr or with `info `)"
-            )),
+            ), "an answer to `isready` that is not `readyok`")),
         }
     }
 
@@ -206,7 +233,7 @@ impl Talk {
         let mv = read_move(&line)?;
         position
             .play(mv, rules)
-            .map_err(|e| format!("`{mv}` is not legal here: {}", e.reason))?;
+            .map_err(|e| Failed::new(format!("`{mv}` is not legal here: {}", e.reason), ILLEGAL))?;
         self.warnings
             .extend(judge::judge(&position, mv, rules, took, limit));
         Ok(mv)
@@ -225,12 +252,22 @@ impl Talk {
         }
         let (ended, log) = self.bot.shutdown(defaults::GRACE).await;
         let failure = match outcome {
-            Err(hint) => Some(hint),
-            Ok(()) if quit_sent && (ended.terminated || ended.killed) => Some(format!(
-                "the process was still running {} ms after `quit`: exit when you read it",
-                defaults::GRACE.as_millis()
+            Err(failed) => Some(failed),
+            Ok(()) if quit_sent && (ended.terminated || ended.killed) => Some(Failed::new(
+                format!(
+                    "the process was still running {} ms after `quit`: exit when you read it",
+                    defaults::GRACE.as_millis()
+                ),
+                format!(
+                    "the process was still running {} ms after `quit`",
+                    defaults::GRACE.as_millis()
+                ),
             )),
             Ok(()) => None,
+        };
+        let (failure, failure_kind) = match failure {
+            Some(f) => (Some(f.hint), Some(f.kind)),
+            None => (None, None),
         };
         if log.dropped > 0 {
             self.warnings.push(format!(
@@ -248,6 +285,7 @@ impl Talk {
         ScenarioReport {
             name: scenario.name(),
             failure,
+            failure_kind,
             warnings,
             exchange: self.exchange,
             run: true,
@@ -262,53 +300,86 @@ const MAX_WARNINGS: usize = 3;
 fn read_move(line: &str) -> Result<Move, Failed> {
     let Some(text) = line.trim().strip_prefix("move ") else {
         if line.trim_start().to_ascii_lowercase().starts_with("info") {
-            return Err(format!(
+            return Err(Failed::new(format!(
                 "`{line}` is not an `info` line: it starts with the word `info` in lower case at the very start of the line, then a space"
-            ));
+            ), "a line that is neither a move nor an `info` line"));
         }
-        return Err(format!(
-            "the answer to `go` is `move …`, e.g. `move D2 BLQF`, not `{line}`"
+        return Err(Failed::new(
+            format!("the answer to `go` is `move …`, e.g. `move D2 BLQF`, not `{line}`"),
+            "an answer to `go` that is not `move …`",
         ));
     };
     text.trim().parse().map_err(|e| {
-        format!("`{text}` is not a move: {e} (a move names the square first: `move D2 BLQF`)")
+        Failed::new(
+            format!("`{text}` is not a move: {e} (a move names the square first: `move D2 BLQF`)"),
+            "an answer to `go` that is not a move",
+        )
     })
 }
 
 /// A bot that did not answer, in its author's terms.
 /// Why a line could not be sent: the bot was gone before it could read it.
 fn unsent(gone: Reply, line: &str) -> Failed {
+    // The referee's own line, by its first word: never anything of the bot's.
+    let word = line.split_whitespace().next().unwrap_or_default();
     match gone {
-        Reply::Exited(exit) => format!(
-            "the bot {} before the referee could send `{line}`{}",
-            crate::describe_exit(exit.status),
-            if line.starts_with("quads ") { crate::fault::last_words(&exit) } else { String::new() }
+        Reply::Exited(exit) => Failed::new(
+            format!(
+                "the bot {} before the referee could send `{line}`{}",
+                crate::describe_exit(exit.status),
+                if line.starts_with("quads ") {
+                    crate::fault::last_words(&exit)
+                } else {
+                    String::new()
+                }
+            ),
+            format!(
+                "the bot {} before the referee could send `{word}`",
+                crate::describe_exit(exit.status)
+            ),
         ),
-        _ => format!(
-            "the bot stopped reading its stdin (closed it, or left it full for 5 s) before the referee could send `{line}`"
+        _ => Failed::new(
+            format!(
+                "the bot stopped reading its stdin (closed it, or left it full for 5 s) before the referee could send `{line}`"
+            ),
+            format!("the bot stopped reading its stdin before the referee could send `{word}`"),
         ),
     }
 }
 
 fn describe(reply: Reply, waiting_for: &str) -> Failed {
     match reply {
-        Reply::Timeout => {
-            format!("nothing on stdout while waiting for {waiting_for}: did you flush?")
-        }
+        Reply::Timeout => Failed::new(
+            format!("nothing on stdout while waiting for {waiting_for}: did you flush?"),
+            format!("no answer in time while the referee waited for {waiting_for}"),
+        ),
         // Gone before its handshake: what it said last, and what it could read, tell why.
-        Reply::Exited(exit) => format!(
-            "the bot {} while the referee waited for {waiting_for}{}",
-            crate::describe_exit(exit.status),
-            if waiting_for.contains("quadsok") {
-                crate::fault::last_words(&exit)
-            } else {
-                String::new()
-            }
+        Reply::Exited(exit) => Failed::new(
+            format!(
+                "the bot {} while the referee waited for {waiting_for}{}",
+                crate::describe_exit(exit.status),
+                if waiting_for.contains("quadsok") {
+                    crate::fault::last_words(&exit)
+                } else {
+                    String::new()
+                }
+            ),
+            format!(
+                "the bot {} while the referee waited for {waiting_for}",
+                crate::describe_exit(exit.status)
+            ),
         ),
         Reply::Closed => {
-            format!("the bot closed stdout while the referee waited for {waiting_for}")
+            let why = format!("the bot closed stdout while the referee waited for {waiting_for}");
+            Failed::new(why.clone(), why)
         }
-        Reply::TooLong(_) => "a line longer than the protocol allows (64 KiB)".to_owned(),
-        Reply::Line(text) => format!("`{text}` while the referee waited for {waiting_for}"),
+        Reply::TooLong(_) => {
+            let why = "a line longer than the protocol allows (64 KiB)";
+            Failed::new(why.to_owned(), why)
+        }
+        Reply::Line(text) => Failed::new(
+            format!("`{text}` while the referee waited for {waiting_for}"),
+            format!("an unexpected line while the referee waited for {waiting_for}"),
+        ),
     }
 }

@@ -1,7 +1,8 @@
 //! The accept loop: each connection served by hyper's HTTP/1 with slow clients bounded. A
 //! client has `client_timeout` to send a request's headers (also the next request's, on a
-//! connection kept open), and no more than that between two parts of a body; then its
-//! connection is closed, or its request refused. So a crowd that opens connections and sends
+//! connection kept open), no more than that between two parts of a body, and no more than
+//! that for the whole body however it is paced (crate::http::deadline); then its connection
+//! is closed, or its request refused. So a crowd that opens connections and sends
 //! nothing, or a byte a minute, holds each for that long and no longer, and never holds a
 //! request of anyone else's. (axum::serve sets no timer, so none of these would ever end.)
 //! Each request knows its peer's address (crate::http::guesses counts per address).
@@ -24,6 +25,11 @@ pub async fn serve(
     client_timeout: Duration,
     stop: impl Future<Output = ()>,
 ) {
+    let app = app.layer(axum::middleware::map_request(
+        move |request: axum::extract::Request| async move {
+            super::deadline::bound(request, client_timeout)
+        },
+    ));
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())

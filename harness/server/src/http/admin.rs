@@ -74,8 +74,48 @@ pub(crate) async fn disable(app: &App, name: &str, why: Option<&str>) -> Result<
             format!("no entrant `{name}`"),
         ));
     }
+    if let Some(why) = why {
+        let reason = format!("cancelled: the host disabled this entrant ({why})");
+        let stopped = app.0.store.cancel_entrant(name, &reason).await?;
+        app.0.signals.stop(&stopped);
+    }
     app.0.signals.changed.send_modify(|n| *n += 1);
     Ok(())
+}
+
+/// Cancels the check of version `number` of entrant `name`, still to come or running: what
+/// the API answers.
+pub(crate) async fn cancel_check(
+    app: &App,
+    name: &str,
+    number: i64,
+) -> Result<serde_json::Value, ApiError> {
+    let store = &app.0.store;
+    let entrant = store
+        .entrant_named(name)
+        .await?
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no entrant `{name}`")))?;
+    let stopped = store
+        .cancel_version(entrant.id, number, "cancelled by the host")
+        .await?
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::CONFLICT,
+                format!("`{name}` has no version {number} waiting for its check or in it"),
+            )
+        })?;
+    app.0.signals.stop(&stopped);
+    app.0.signals.changed.send_modify(|n| *n += 1);
+    Ok(json!({ "entrant": name, "version": number, "status": crate::store::CANCELLED }))
+}
+
+pub(super) async fn version_cancel(
+    State(app): State<App>,
+    headers: HeaderMap,
+    UrlPath((name, number)): UrlPath<(String, i64)>,
+) -> Result<Response, ApiError> {
+    admin(&app, &headers).await?;
+    Ok(Json(cancel_check(&app, &name, number).await?).into_response())
 }
 
 pub(super) async fn entrant(

@@ -178,10 +178,16 @@ pub(crate) async fn log_text(
         return Err(ApiError::new(StatusCode::NOT_FOUND, "no such log"));
     }
     let path = folder(&app.0.config, id).join("logs").join(file);
-    tokio::fs::read(&path)
-        .await
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .map_err(|e| ApiError::internal(format!("{}: {e}", path.display())))
+    match tokio::fs::read(&path).await {
+        Ok(b) => Ok(String::from_utf8_lossy(&b).into_owned()),
+        // Named by a record, never handed in (a worker may hand in its games without logs):
+        // nothing to show, and nothing wrong with the server.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "this log was not handed in with the match's games",
+        )),
+        Err(e) => Err(ApiError::internal(format!("{}: {e}", path.display()))),
+    }
 }
 
 pub(super) async fn log(

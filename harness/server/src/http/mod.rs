@@ -35,6 +35,7 @@
 
 pub(crate) mod accept;
 pub(crate) mod admin;
+mod deadline;
 pub(crate) mod export;
 mod guesses;
 pub(crate) mod matches;
@@ -115,6 +116,10 @@ pub fn router(app: App) -> Router {
         .route("/api/matches/{id}/logs/{file}", get(matches::log))
         .route("/api/admin/switches", post(admin::switches))
         .route("/api/admin/entrants/{name}", post(admin::entrant))
+        .route(
+            "/api/admin/entrants/{name}/versions/{n}/cancel",
+            post(admin::version_cancel),
+        )
         .route(
             "/api/admin/matches/{id}/{action}",
             post(admin::match_action),
@@ -287,7 +292,7 @@ async fn sign_up(
     State(app): State<App>,
     body: Result<Json<SignUp>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
-    let Json(body) = body.map_err(|e| ApiError::bad(e.body_text()))?;
+    let Json(body) = body.map_err(|e| refused_body(&e))?;
     let token = new_entrant(&app, &body.name, body.invite.as_deref()).await?;
     let body = json!({ "name": body.name, "token": token });
     Ok((StatusCode::CREATED, Json(body)).into_response())
@@ -433,5 +438,21 @@ fn query<T>(q: Query<T>) -> Result<T, ApiError> {
 type Body<T> = Result<Json<T>, axum::extract::rejection::JsonRejection>;
 
 fn body<T>(b: Body<T>) -> Result<T, ApiError> {
-    b.map(|b| b.0).map_err(|e| ApiError::bad(e.body_text()))
+    b.map(|b| b.0).map_err(|e| refused_body(&e))
+}
+
+/// A JSON body refused: 413 when it is over the bound (as the docs say), 408 when it was not
+/// all sent in time (crate::http::deadline), otherwise 400 with what is wrong.
+fn refused_body(e: &axum::extract::rejection::JsonRejection) -> ApiError {
+    use std::error::Error;
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "the body is too large");
+    }
+    if e.source().is_some_and(deadline::too_slow) || deadline::too_slow(e) {
+        return ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "the body was not all sent within the server's client_timeout",
+        );
+    }
+    ApiError::bad(e.body_text())
 }

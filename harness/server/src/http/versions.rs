@@ -229,7 +229,16 @@ async fn read_body(body: axum::body::Body, limit: usize, shown: u64) -> Result<V
     let mut body = body;
     let (mut kept, mut seen) = (Vec::new(), 0usize);
     while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|e| ApiError::bad(format!("a bad body: {e}")))?;
+        let frame = frame.map_err(|e| {
+            if super::deadline::too_slow(&e) {
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "the body was not all sent within the server's client_timeout",
+                )
+            } else {
+                ApiError::bad(format!("a bad body: {e}"))
+            }
+        })?;
         if let Ok(data) = frame.into_data() {
             seen += data.len();
             if seen <= limit {
@@ -291,6 +300,13 @@ pub(crate) async fn accept(
         ));
     }
     let config = &app.0.config;
+    // Over a quota already: refused before anything is unpacked or stored. (The bound itself
+    // is the one statement that records the version: a burst sent at once passes this
+    // together, and is held there.)
+    let usage = app.0.store.usage(who.id).await?;
+    if !within(&config.quotas, &usage, 0) {
+        return Err(crate::store::quota_refusal(&config.quotas, &usage, 0));
+    }
     // A staging folder of its own, named by a secret: two uploads never share one.
     let staging = config.staging().join(secret()?);
     let folder = staging.join(&who.name);
@@ -303,11 +319,12 @@ pub(crate) async fn accept(
     .map_err(ApiError::internal);
     let _ = std::fs::remove_dir_all(&staging);
     let (digest, files, bytes) = checked??;
-    let number = app
+    let (number, superseded) = app
         .0
         .store
-        .add_version(who.id, &digest, files as i64, bytes as i64)
+        .add_version(who.id, &digest, files as i64, bytes as i64, &config.quotas)
         .await?;
+    app.0.signals.stop(&superseded);
     app.0.signals.queued.notify_one();
     Ok(json!({
         "version": number,
@@ -316,6 +333,13 @@ pub(crate) async fn accept(
         "bytes": bytes,
         "status": "queued",
     }))
+}
+
+/// Whether one more version of `bytes` keeps an entrant that uses `usage` within `quotas`.
+fn within(quotas: &crate::Quotas, usage: &crate::store::Usage, bytes: i64) -> bool {
+    usage.uploads_this_hour < i64::from(quotas.uploads_per_hour)
+        && usage.versions < i64::from(quotas.versions)
+        && usage.stored_bytes + bytes <= quotas.stored_bytes as i64
 }
 
 /// Unpacks, reads the manifest, packs the canonical form and keeps it: (digest, files, bytes).

@@ -8,7 +8,9 @@ use maud::{html, Markup};
 use serde::Deserialize;
 
 use super::{badge, form, log_in_first, see_other, Form, PageError, Seen};
-use crate::http::admin::{act as match_act, disable, set_switches, snapshot, switches_now};
+use crate::http::admin::{
+    act as match_act, cancel_check, disable, set_switches, snapshot, switches_now,
+};
 use crate::http::export::export;
 use crate::http::{new_invite, App};
 use crate::session::{check_csrf, Visitor};
@@ -39,6 +41,16 @@ async fn admin_body(app: &App, seen: &Seen, told: Option<Markup>) -> Result<Mark
     let switches = switches_now(app).await?;
     let on = |k: &str| switches[k].as_bool().unwrap_or(false);
     let entrants = app.0.store.entrants().await?;
+    let pending = app.0.store.pending_checks().await?;
+    let mut usages = Vec::new();
+    for (name, _, _) in &entrants {
+        let usage = match app.0.store.entrant_named(name).await? {
+            Some(e) => Some(app.0.store.usage(e.id).await?),
+            None => None,
+        };
+        usages.push(usage);
+    }
+    let q = app.0.config.quotas;
     Ok(html! {
         @if let Some(t) = told { (t) }
         h2 { "Invites" }
@@ -54,12 +66,21 @@ async fn admin_body(app: &App, seen: &Seen, told: Option<Markup>) -> Result<Mark
         }
         h2 { "Entrants" }
         table id="entrants" {
-            thead { tr { th class="bot" { "entrant" } th { "active version" } th class="left" { "disabled" } th class="left" { "" } } }
+            thead { tr {
+                th class="bot" { "entrant" } th { "active version" }
+                th { "uploads in the last hour (of " (q.uploads_per_hour) ")" }
+                th { "bytes stored (of " (q.stored_bytes) ")" }
+                th { "versions (of " (q.versions) ")" }
+                th class="left" { "disabled" } th class="left" { "" }
+            } }
             tbody {
-                @for (name, active, disabled) in &entrants {
+                @for ((name, active, disabled), usage) in entrants.iter().zip(&usages) {
                     tr {
                         td class="bot" { a href={ "/entrants/" (name) } { (name) } }
                         td { @if let Some(v) = active { (v) } @else { "none" } }
+                        @if let Some(u) = usage {
+                            td class="uploads" { (u.uploads_this_hour) } td class="stored" { (u.stored_bytes) } td class="versions" { (u.versions) }
+                        } @else { td {} td {} td {} }
                         td class="left" { @if let Some(why) = disabled { (badge("disabled")) " " (why) } }
                         td class="left" {
                             @if disabled.is_some() {
@@ -72,6 +93,30 @@ async fn admin_body(app: &App, seen: &Seen, told: Option<Markup>) -> Result<Mark
                                     (seen.field()) input type="hidden" name="name" value=(name);
                                     input type="text" name="reason" placeholder="why" required;
                                     button type="submit" { "disable" }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        h2 { "Checks" }
+        @if pending.is_empty() {
+            p class="note" { "No version is waiting for its check or in it." }
+        } @else {
+            table id="checks" {
+                thead { tr { th class="bot" { "entrant" } th { "version" } th { "status" } th class="left" { "" } } }
+                tbody {
+                    @for (name, number, status) in &pending {
+                        tr {
+                            td class="bot" { a href={ "/entrants/" (name) } { (name) } }
+                            td { (number) }
+                            td { (badge(status)) }
+                            td class="left" {
+                                form class="row" method="post" action="/admin/cancel-check" {
+                                    (seen.field()) input type="hidden" name="name" value=(name);
+                                    input type="hidden" name="version" value=(number);
+                                    button type="submit" { "cancel its check" }
                                 }
                             }
                         }
@@ -103,6 +148,7 @@ pub(super) struct Action {
     reason: Option<String>,
     #[serde(rename = "match")]
     id: Option<i64>,
+    version: Option<i64>,
 }
 
 pub(super) async fn act(
@@ -143,6 +189,14 @@ pub(super) async fn act(
         }
         "enable" => {
             disable(&app, &need(f.name, "entrant's name")?, None).await?;
+            return Ok(see_other("/admin"));
+        }
+        "cancel-check" => {
+            let name = need(f.name, "entrant's name")?;
+            let version = f
+                .version
+                .ok_or_else(|| PageError(ApiError::bad("give the version")))?;
+            cancel_check(&app, &name, version).await?;
             return Ok(see_other("/admin"));
         }
         "rerun" | "cancel" => {

@@ -49,7 +49,13 @@ fn versions_table(name: &str, versions: &[Version], seen: &Seen) -> Markup {
     }
 }
 
-fn owner_forms(app: &App, seen: &Seen, opponents: &[String]) -> Markup {
+fn owner_forms(
+    app: &App,
+    seen: &Seen,
+    opponents: &[String],
+    usage: &crate::store::Usage,
+) -> Markup {
+    let q = &app.0.config.quotas;
     html! {
         h2 { "Upload a new version" }
         form class="box" id="upload" method="post" action="/upload" enctype="multipart/form-data" {
@@ -59,6 +65,17 @@ fn owner_forms(app: &App, seen: &Seen, opponents: &[String]) -> Markup {
             label { "the file " input type="file" name="file"; }
             label { "its bot.toml " input type="file" name="manifest"; }
             button type="submit" { "upload" }
+            p class="note" id="event-limits" {
+                "This event's limits: an upload of at most " (app.0.config.limits.upload_bytes) " bytes, unpacking to "
+                (app.0.config.limits.unpacked_bytes) " bytes in " (app.0.config.limits.files) " files at most; a build of at most "
+                (app.0.config.build_timeout) " (a bot.toml's build_timeout may ask for less, never more). "
+                "A new upload supersedes a version still waiting for its check or in it."
+            }
+            p class="note" id="quotas" {
+                "Your quotas: " (usage.uploads_this_hour) " of " (q.uploads_per_hour) " uploads in the last hour, "
+                (usage.stored_bytes) " of " (q.stored_bytes) " bytes stored, "
+                (usage.versions) " of " (q.versions) " versions kept."
+            }
         }
         h2 { "A test match now" }
         @if opponents.is_empty() {
@@ -90,6 +107,10 @@ pub(super) async fn show(
     let h2h = crate::ladder::head_to_head(&ladder, &who.name);
     let matches = store.match_rows(Some(&who.name), 20).await?;
     let owner = seen.visitor.entrant().is_some_and(|e| e.id == who.id);
+    let usage = match owner {
+        true => Some(store.usage(who.id).await?),
+        false => None,
+    };
     let opponents: Vec<String> = store
         .entrants()
         .await?
@@ -121,7 +142,7 @@ pub(super) async fn show(
             h2 { "Faults in its latest games" }
             ul id="faults" { @for f in &faults { li { (f) } } }
         }
-        @if owner { (owner_forms(&app, &seen, &opponents)) }
+        @if let Some(usage) = &usage { (owner_forms(&app, &seen, &opponents, usage)) }
         h2 { "Head to head (ladder games)" }
         @if h2h.is_empty() { p class="note" { "No ladder games yet." } } @else {
             table id="head-to-head" {

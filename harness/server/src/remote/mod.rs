@@ -418,7 +418,8 @@ impl Shared<'_> {
     fn build(&self, a: &Assignment, side: &Side) -> Build {
         let pack = self.pack_path(side);
         let dir = self.data.join("builds").join(&side.digest);
-        let (ready, reason) = crate::pipeline::admit_pack(&a.event, &side.entrant, &pack, &dir)?;
+        let (ready, reason) =
+            crate::pipeline::admit_pack(&a.event, &side.entrant, &pack, &dir, None)?;
         match ready {
             Some(r) => Ok(Arc::new(r)),
             None => Err(format!(

@@ -2,6 +2,7 @@
 //! a lease its heartbeat renews, finished with their games in one transaction (only by the
 //! worker that still holds the lease, so no game is counted twice), rerun and cancelled.
 
+use axum::http::StatusCode;
 use sqlx::Row;
 
 use super::{db, Store};
@@ -58,7 +59,7 @@ impl Store {
         rules: &str,
         requested_by: Option<i64>,
     ) -> Result<i64, ApiError> {
-        let row = sqlx::query(
+        let row = match sqlx::query(
             "INSERT INTO matches (first, second, state, kind, rules, requested_by) \
              VALUES ($1, $2, 'queued', $3, $4, $5) RETURNING id",
         )
@@ -69,7 +70,17 @@ impl Store {
         .bind(requested_by)
         .fetch_one(&self.pool)
         .await
-        .map_err(db)?;
+        {
+            Ok(row) => row,
+            // The index `one_test_match`: the check and the queueing are one statement.
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "your test match is not played yet: one at a time",
+                ))
+            }
+            Err(e) => return Err(db(e)),
+        };
         let id: i64 = row.get(0);
         sqlx::query("UPDATE matches SET seed = $1 WHERE id = $1")
             .bind(id)
@@ -364,8 +375,11 @@ mod tests {
                 .sign_up(name, None, &format!("token-{name}"))
                 .await
                 .unwrap();
-            let n = store.add_version(i as i64 + 1, "d", 1, 1).await.unwrap();
-            assert_eq!(n, 1);
+            let (n, stopped) = store
+                .add_version(i as i64 + 1, "d", 1, 1, &crate::Quotas::default())
+                .await
+                .unwrap();
+            assert_eq!((n, stopped), (1, Vec::new()));
         }
         store
     }

@@ -4,12 +4,16 @@
 //! both take), and a clause or two by [`Backend`]. The schema is `migrations/sqlite` and
 //! `migrations/postgres`, embedded and applied at start.
 
+mod checks;
 mod matches;
+mod quotas;
 mod reads;
 mod sessions;
 mod workers;
 
+pub use checks::CANCELLED;
 pub use matches::{Kind, MatchJob};
+pub use quotas::{refusal as quota_refusal, Usage};
 pub use reads::MatchRow;
 pub use sessions::SessionOf;
 
@@ -242,14 +246,18 @@ impl Store {
         }))
     }
 
-    /// Records a new version of the entrant's, queued for the pipeline: its number.
+    /// Records a new version of the entrant's, queued for the pipeline, and supersedes its
+    /// versions still waiting for their check or in it: its number, and the jobs running
+    /// checks it superseded (the pipeline stops them).
+    /// Within the entrant's `quotas`, checked in the same statement: otherwise refused.
     pub async fn add_version(
         &self,
         entrant: i64,
         digest: &str,
         files: i64,
         bytes: i64,
-    ) -> Result<i64, ApiError> {
+        quotas: &crate::Quotas,
+    ) -> Result<(i64, Vec<i64>), ApiError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
         // One statement: SQLite runs writes one at a time, so two uploads at once get two
         // numbers; PostgreSQL runs them side by side, so the entrant's row is locked first.
@@ -260,26 +268,38 @@ impl Store {
                 .await
                 .map_err(db)?;
         }
-        let row = sqlx::query(
+        let sql = format!(
             "INSERT INTO versions (entrant_id, number, digest, files, bytes, status) \
-             SELECT $1, COALESCE(MAX(number), 0) + 1, $2, $3, $4, 'queued' FROM versions WHERE entrant_id = $1 \
-             RETURNING id, number",
-        )
-        .bind(entrant)
-        .bind(digest)
-        .bind(files)
-        .bind(bytes)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(db)?;
+             SELECT $1, next.n, $2, $3, $4, 'queued' \
+             FROM (SELECT COALESCE(MAX(number), 0) + 1 AS n FROM versions WHERE entrant_id = $1) next \
+             WHERE {} RETURNING id, number",
+            self.backend.within_quotas()
+        );
+        let row = sqlx::query(&sql)
+            .bind(entrant)
+            .bind(digest)
+            .bind(files)
+            .bind(bytes)
+            .bind(i64::from(quotas.uploads_per_hour))
+            .bind(quotas.stored_bytes as i64)
+            .bind(i64::from(quotas.versions))
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db)?;
+        let Some(row) = row else {
+            drop(tx);
+            let usage = self.usage(entrant).await?;
+            return Err(quotas::refusal(quotas, &usage, bytes));
+        };
         let (id, number): (i64, i64) = (row.get(0), row.get(1));
         sqlx::query("INSERT INTO jobs (version_id) VALUES ($1)")
             .bind(id)
             .execute(&mut *tx)
             .await
             .map_err(db)?;
+        let stopped = checks::supersede(&mut tx, entrant, number).await?;
         tx.commit().await.map_err(db)?;
-        Ok(number)
+        Ok((number, stopped))
     }
 
     /// Claims the oldest queued job, marking it and its version as running.
@@ -321,16 +341,17 @@ impl Store {
         }))
     }
 
-    /// Ends a job with its version's verdict.
-    pub async fn finish(&self, job: i64, status: &str, reason: &str) -> Result<(), ApiError> {
+    /// Ends a job with its version's verdict: whether it was written (not when the check was
+    /// superseded or cancelled meanwhile: the version keeps saying so).
+    pub async fn finish(&self, job: i64, status: &str, reason: &str) -> Result<bool, ApiError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
         sqlx::query("UPDATE jobs SET state = 'done' WHERE id = $1")
             .bind(job)
             .execute(&mut *tx)
             .await
             .map_err(db)?;
-        sqlx::query(
-            "UPDATE versions SET status = $1, reason = $2 WHERE id = (SELECT version_id FROM jobs WHERE id = $3)",
+        let written = sqlx::query(
+            "UPDATE versions SET status = $1, reason = $2 WHERE id = (SELECT version_id FROM jobs WHERE id = $3) AND status IN ('checking', 'queued')",
         )
         .bind(status)
         .bind(reason)
@@ -338,7 +359,8 @@ impl Store {
         .execute(&mut *tx)
         .await
         .map_err(db)?;
-        tx.commit().await.map_err(db)
+        tx.commit().await.map_err(db)?;
+        Ok(written.rows_affected() == 1)
     }
 
     /// Makes a version its entrant's active one.
@@ -479,12 +501,13 @@ impl Store {
                     .await
                     .map_err(db)?;
             } else {
-                self.finish(
-                    id,
-                    "failed",
-                    "the server stopped twice while checking this version: upload it again",
-                )
-                .await?;
+                let _ = self
+                    .finish(
+                        id,
+                        "failed",
+                        "the server stopped twice while checking this version: upload it again",
+                    )
+                    .await?;
             }
         }
         Ok(())
