@@ -179,3 +179,28 @@ fn a_check_is_stopped_by_a_newer_upload_by_disabling_its_entrant_and_by_the_host
         "`mallory` has no version 4 waiting for its check or in it"
     );
 }
+
+#[test]
+fn with_two_checks_at_once_a_build_that_sleeps_holds_up_no_one() {
+    let dir = tempfile::tempdir().unwrap();
+    // The event's build cap is the default (5 minutes): only the second check runs on.
+    let server = start(&write_config_with(dir.path(), "checks = 2\n"));
+    let mallory = server.entrant("mallory");
+    let ann = server.entrant("ann");
+    let slow = sleeping_build(&dir.path().join("m"), "mallory", 4621);
+    assert_eq!(server.submit(&mallory, &slow).0, 0);
+    assert_eq!(
+        server.wait(&mallory, 1, Some("queued"))["status"],
+        "checking"
+    );
+    until_sleepers(4621, 1);
+    assert_eq!(server.submit(&ann, &bot_folder(dir.path(), "ann")).0, 0);
+    let v = server.wait(&ann, 1, None);
+    assert_eq!(v["status"], "admitted", "{v}");
+    // mallory's build still runs: ann was checked beside it, not after it.
+    assert_eq!(
+        server.get("/api/versions/1", Some(&mallory)).1["status"],
+        "checking"
+    );
+    assert_eq!(sleepers(4621), 1);
+}
