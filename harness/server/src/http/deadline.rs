@@ -72,3 +72,11 @@ pub fn too_slow(error: &(dyn std::error::Error + 'static)) -> bool {
     }
     false
 }
+
+/// The answer to a request whose body was not all sent in time.
+pub fn refusal() -> crate::ApiError {
+    crate::ApiError::new(
+        axum::http::StatusCode::REQUEST_TIMEOUT,
+        "the body was not all sent within the server's client_timeout",
+    )
+}

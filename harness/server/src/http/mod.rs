@@ -444,15 +444,11 @@ fn body<T>(b: Body<T>) -> Result<T, ApiError> {
 /// A JSON body refused: 413 when it is over the bound (as the docs say), 408 when it was not
 /// all sent in time (crate::http::deadline), otherwise 400 with what is wrong.
 fn refused_body(e: &axum::extract::rejection::JsonRejection) -> ApiError {
-    use std::error::Error;
     if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "the body is too large");
     }
-    if e.source().is_some_and(deadline::too_slow) || deadline::too_slow(e) {
-        return ApiError::new(
-            StatusCode::REQUEST_TIMEOUT,
-            "the body was not all sent within the server's client_timeout",
-        );
+    if deadline::too_slow(e) {
+        return deadline::refusal();
     }
     ApiError::bad(e.body_text())
 }

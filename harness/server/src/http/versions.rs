@@ -231,10 +231,7 @@ async fn read_body(body: axum::body::Body, limit: usize, shown: u64) -> Result<V
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|e| {
             if super::deadline::too_slow(&e) {
-                ApiError::new(
-                    StatusCode::REQUEST_TIMEOUT,
-                    "the body was not all sent within the server's client_timeout",
-                )
+                super::deadline::refusal()
             } else {
                 ApiError::bad(format!("a bad body: {e}"))
             }
@@ -304,8 +301,8 @@ pub(crate) async fn accept(
     // is the one statement that records the version: a burst sent at once passes this
     // together, and is held there.)
     let usage = app.0.store.usage(who.id).await?;
-    if !within(&config.quotas, &usage, 0) {
-        return Err(crate::store::quota_refusal(&config.quotas, &usage, 0));
+    if let Some(refused) = crate::store::over_quota(&config.quotas, &usage, 0) {
+        return Err(refused);
     }
     // A staging folder of its own, named by a secret: two uploads never share one.
     let staging = config.staging().join(secret()?);
@@ -333,13 +330,6 @@ pub(crate) async fn accept(
         "bytes": bytes,
         "status": "queued",
     }))
-}
-
-/// Whether one more version of `bytes` keeps an entrant that uses `usage` within `quotas`.
-fn within(quotas: &crate::Quotas, usage: &crate::store::Usage, bytes: i64) -> bool {
-    usage.uploads_this_hour < i64::from(quotas.uploads_per_hour)
-        && usage.versions < i64::from(quotas.versions)
-        && usage.stored_bytes + bytes <= quotas.stored_bytes as i64
 }
 
 /// Unpacks, reads the manifest, packs the canonical form and keeps it: (digest, files, bytes).

@@ -42,14 +42,7 @@ async fn admin_body(app: &App, seen: &Seen, told: Option<Markup>) -> Result<Mark
     let on = |k: &str| switches[k].as_bool().unwrap_or(false);
     let entrants = app.0.store.entrants().await?;
     let pending = app.0.store.pending_checks().await?;
-    let mut usages = Vec::new();
-    for (name, _, _) in &entrants {
-        let usage = match app.0.store.entrant_named(name).await? {
-            Some(e) => Some(app.0.store.usage(e.id).await?),
-            None => None,
-        };
-        usages.push(usage);
-    }
+    let usages = app.0.store.usages().await?;
     let q = app.0.config.quotas;
     Ok(html! {
         @if let Some(t) = told { (t) }
@@ -74,11 +67,11 @@ async fn admin_body(app: &App, seen: &Seen, told: Option<Markup>) -> Result<Mark
                 th class="left" { "disabled" } th class="left" { "" }
             } }
             tbody {
-                @for ((name, active, disabled), usage) in entrants.iter().zip(&usages) {
+                @for (name, active, disabled) in &entrants {
                     tr {
                         td class="bot" { a href={ "/entrants/" (name) } { (name) } }
                         td { @if let Some(v) = active { (v) } @else { "none" } }
-                        @if let Some(u) = usage {
+                        @if let Some(u) = usages.get(name) {
                             td class="uploads" { (u.uploads_this_hour) } td class="stored" { (u.stored_bytes) } td class="versions" { (u.versions) }
                         } @else { td {} td {} td {} }
                         td class="left" { @if let Some(why) = disabled { (badge("disabled")) " " (why) } }

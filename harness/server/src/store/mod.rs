@@ -13,7 +13,7 @@ mod workers;
 
 pub use checks::CANCELLED;
 pub use matches::{Kind, MatchJob};
-pub use quotas::{refusal as quota_refusal, Usage};
+pub use quotas::{over as over_quota, Usage};
 pub use reads::MatchRow;
 pub use sessions::SessionOf;
 
@@ -289,7 +289,7 @@ impl Store {
         let Some(row) = row else {
             drop(tx);
             let usage = self.usage(entrant).await?;
-            return Err(quotas::refusal(quotas, &usage, bytes));
+            return Err(quotas::over(quotas, &usage, bytes).unwrap_or_else(quotas::raced));
         };
         let (id, number): (i64, i64) = (row.get(0), row.get(1));
         sqlx::query("INSERT INTO jobs (version_id) VALUES ($1)")

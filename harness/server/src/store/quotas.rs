@@ -3,6 +3,8 @@
 //! (crate::store::Store::add_version), so that a burst of uploads sent at once cannot pass a
 //! bound that each would pass alone.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 use sqlx::Row;
 
@@ -58,62 +60,91 @@ impl Backend {
     }
 }
 
+impl Backend {
+    /// The select list of an entrant's [`Usage`], the entrant's id being `entrant` (an SQL
+    /// expression): uploads this hour, stored bytes, versions, seconds to the next upload.
+    fn usage_columns(self, entrant: &str) -> String {
+        let hour = self.hour_ago();
+        let mine = format!("FROM versions WHERE entrant_id = {entrant}");
+        format!(
+            "(SELECT COUNT(*) {mine} AND created > {hour}), \
+             (SELECT CAST(COALESCE(SUM(bytes), 0) AS BIGINT) {mine}), \
+             (SELECT COUNT(*) {mine}), \
+             (SELECT COALESCE({until}, 0) {mine} AND created > {hour})",
+            until = self.until_an_hour_after("MIN(created)"),
+        )
+    }
+}
+
+/// A [`Usage`] from the columns [`Backend::usage_columns`] lists, from column `at` on.
+fn usage_at(row: &sqlx::any::AnyRow, at: usize) -> Usage {
+    Usage {
+        uploads_this_hour: row.get(at),
+        stored_bytes: row.get(at + 1),
+        versions: row.get(at + 2),
+        next_upload_in: row.get::<Option<i64>, _>(at + 3).unwrap_or(0).max(0),
+    }
+}
+
 impl Store {
     /// What entrant `entrant` uses of its quotas.
     pub async fn usage(&self, entrant: i64) -> Result<Usage, ApiError> {
-        let b = self.backend;
-        let sql = format!(
-            "SELECT (SELECT COUNT(*) FROM versions WHERE entrant_id = $1 AND created > {hour}), \
-             (SELECT CAST(COALESCE(SUM(bytes), 0) AS BIGINT) FROM versions WHERE entrant_id = $1), \
-             (SELECT COUNT(*) FROM versions WHERE entrant_id = $1), \
-             (SELECT COALESCE({until}, 0) FROM versions WHERE entrant_id = $1 AND created > {hour})",
-            hour = b.hour_ago(),
-            until = b.until_an_hour_after("MIN(created)"),
-        );
+        let sql = format!("SELECT {}", self.backend.usage_columns("$1"));
         let row = sqlx::query(&sql)
             .bind(entrant)
             .fetch_one(&self.pool)
             .await
             .map_err(db)?;
-        Ok(Usage {
-            uploads_this_hour: row.get(0),
-            stored_bytes: row.get(1),
-            versions: row.get(2),
-            next_upload_in: row.get::<Option<i64>, _>(3).unwrap_or(0).max(0),
-        })
+        Ok(usage_at(&row, 0))
+    }
+
+    /// What every entrant uses of its quotas, by name, in one query.
+    pub async fn usages(&self) -> Result<HashMap<String, Usage>, ApiError> {
+        let sql = format!(
+            "SELECT e.name, {} FROM entrants e",
+            self.backend.usage_columns("e.id")
+        );
+        let rows = sqlx::query(&sql).fetch_all(&self.pool).await.map_err(db)?;
+        Ok(rows.iter().map(|r| (r.get(0), usage_at(r, 1))).collect())
     }
 }
 
-/// Why an upload of `bytes` was refused when it did not fit `quotas`, as `usage` says.
-pub fn refusal(quotas: &Quotas, usage: &Usage, bytes: i64) -> ApiError {
+/// The refusal of an upload of `bytes` by an entrant that uses `usage`, when it would pass
+/// one of `quotas`; `None` when it fits them all.
+pub fn over(quotas: &Quotas, usage: &Usage, bytes: i64) -> Option<ApiError> {
     use axum::http::StatusCode;
     if usage.uploads_this_hour >= i64::from(quotas.uploads_per_hour) {
-        return ApiError::too_many(
+        return Some(ApiError::too_many(
             format!(
                 "you uploaded {} versions in the last hour: the event allows {} an hour",
                 usage.uploads_this_hour, quotas.uploads_per_hour
             ),
             usage.next_upload_in.max(1) as u64,
-        );
+        ));
     }
     if usage.versions >= i64::from(quotas.versions) {
-        return ApiError::new(
+        return Some(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!(
                 "you have {} versions: the event keeps {} per entrant",
                 usage.versions, quotas.versions
             ),
-        );
+        ));
     }
     if usage.stored_bytes + bytes > quotas.stored_bytes as i64 {
-        return ApiError::new(
+        return Some(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!(
                 "your versions hold {} bytes and this one {bytes}: the event keeps {} bytes per entrant",
                 usage.stored_bytes, quotas.stored_bytes
             ),
-        );
+        ));
     }
-    // Within every quota now: an upload of the same moment took the room.
+    None
+}
+
+/// An upload that fit the quotas when it came, but not by the time it was recorded: another
+/// of the same moment took the room.
+pub(super) fn raced() -> ApiError {
     ApiError::too_many("another upload of yours took the room: try again", 1)
 }
