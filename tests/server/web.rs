@@ -16,8 +16,18 @@ use crate::harness::*;
 
 const WAIT: Duration = Duration::from_secs(100);
 
+/// Opens `url`. A live page (the home page while games are played) reloads itself when the
+/// standings change; should that reload win over the navigation, the browser is still where
+/// it was, so it is sent again (a person would click again), a bounded number of times.
 async fn go(b: &Browser, url: &str) {
-    b.client.goto(url).await.unwrap();
+    for _ in 0..5 {
+        b.client.goto(url).await.unwrap();
+        let at = b.client.current_url().await.unwrap();
+        if at.as_str().trim_end_matches('/') == url.trim_end_matches('/') {
+            return;
+        }
+    }
+    panic!("the browser did not stay at {url}");
 }
 
 async fn wait_for(b: &Browser, css: &str) -> fantoccini::elements::Element {
