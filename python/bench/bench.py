@@ -4,6 +4,7 @@
   (b) the same playouts through a plain pure-Python environment (pure_quarto.py, same API),
   (c) the Gymnasium environment against the level `random`,
   (d) the batched environment quads.VectorEnv (actions from sample_actions() or from NumPy),
+      and (d') the same through gymnasium.make_vec against the level `random`,
   (e) the Rust core itself: State.perft and `quads perft`,
   (f) quads.Solver(...).solve against `quads solve` on the same positions.
 
@@ -271,7 +272,7 @@ def gym_playouts(env, games, seed):
             _obs, _r, term, trunc, info = env.step(int(legal[rnd.randrange(len(legal))]))
             done = term or trunc
             agent_steps += 1
-        half_moves += 2 * env.state_.placed  # every game: 2 half-moves per placement
+        half_moves += 2 * env.unwrapped.state.placed  # every game: 2 half-moves per placement
     return agent_steps, half_moves, time.perf_counter() - t0
 
 
@@ -326,6 +327,31 @@ def bench_vector(rules, sizes, threads_list, half_moves, repeat, seed):
                     rates.append(n * steps / took)
                     step_share.append(in_step / took)
                 rows.append((n, threads, mode, median(rates), median(step_share)))
+    return rows
+
+
+def bench_gym_vector(rules, sizes, threads_list, half_moves, repeat, seed):
+    """`gymnasium.make_vec` of the Gymnasium id against `random`: agent steps/s (the level's
+    replies are played inside the step and not counted)."""
+    import gymnasium as gym
+
+    env_id = "quads/Quarto-v0" if rules.startswith("classic") else "quads/Quads-v0"
+    rows = []
+    for n in sizes:
+        for threads in threads_list:
+            env = gym.make_vec(env_id, num_envs=n, rules=rules, threads=threads, copy=False)
+            steps = max(1, half_moves // n)
+            rng = np.random.default_rng(seed)
+            rates = []
+            for _ in range(repeat):
+                _, info = env.reset(seed=seed)
+                t0 = time.perf_counter()
+                for _ in range(steps):
+                    masks = info["action_mask"].astype(bool)
+                    masks[~masks.any(axis=1), 0] = True  # an ended game's action is ignored
+                    _, _, _, _, info = env.step(numpy_actions(masks, rng))
+                rates.append(n * steps / (time.perf_counter() - t0))
+            rows.append((n, threads, median(rates)))
     return rows
 
 
@@ -486,6 +512,13 @@ def main():
             for n, t, mode, rate, share in rows:
                 print(f"| {n} | {t} | {'env.sample_actions()' if mode == 'sample_actions' else 'NumPy, from action_masks'} "
                       f"| {fmt_rate(rate)} | {fmt_time(n / rate)} | {share:.0%} |")
+            rows = bench_gym_vector("quads", sizes, threads, args.vector_half_moves, args.repeat, args.seed)
+            print("\n## (d') gymnasium.make_vec('quads/Quads-v0', num_envs=N, threads=T) against random, "
+                  "NumPy actions from info['action_mask'] (agent steps/s; the level's replies uncounted)\n")
+            print("| num_envs | threads | agent steps/s | per step of N |")
+            print("|---|---|---|---|")
+            for n, t, rate in rows:
+                print(f"| {n} | {t} | {fmt_rate(rate)} | {fmt_time(n / rate)} |")
 
     if "perft" not in skip:
         count, py_t, cli_wall = bench_perft(cli, "quads", args.perft_position, args.perft_depth, args.repeat)

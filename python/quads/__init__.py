@@ -21,6 +21,7 @@ from ._quads import (
     State,
     Symmetry,
     VectorEnv,
+    __version__,
     action_to_str,
     canonical,
     parse_action,
@@ -28,6 +29,7 @@ from ._quads import (
 )
 
 __all__ = [
+    "__version__",
     "NUM_ACTIONS",
     "PLANES",
     "WIN",
@@ -45,3 +47,18 @@ __all__ = [
     "parse_action",
     "symmetries",
 ]
+
+
+def _register_gymnasium() -> None:
+    """Registers `quads/Quads-v0` and `quads/Quarto-v0` with Gymnasium when it is installed,
+    as MiniGrid registers its environments, so `gymnasium.make` finds them after `import
+    quads` (or with no import at all as `gymnasium.make("quads:quads/Quads-v0")`)."""
+    import importlib.util
+
+    if importlib.util.find_spec("gymnasium") is not None:
+        from .gym import register_envs
+
+        register_envs()
+
+
+_register_gymnasium()

@@ -2,6 +2,7 @@
 
 from typing import Any, Optional, Union
 
+__version__: str
 NUM_ACTIONS: int
 PLANES: int
 WIN: int
@@ -105,8 +106,11 @@ class VectorEnv:
         rules: Union[Rules, str, None] = None,
         num_envs: int = 1024,
         seed: int = 0,
-        auto_reset: bool = True,
+        auto_reset: Union[bool, str, Any] = True,
         threads: int = 1,
+        opponent: Optional[str] = None,
+        seat: Optional[int] = 0,
+        opponent_nodes: Optional[int] = None,
     ) -> None: ...
     observations: Any  # numpy.ndarray, uint8 (num_envs, 4, 4, 20)
     action_masks: Any  # numpy.ndarray, bool (num_envs, 32)
@@ -119,6 +123,12 @@ class VectorEnv:
     def rules(self) -> Rules: ...
     @property
     def auto_reset(self) -> bool: ...
+    @property
+    def autoreset_mode(self) -> str: ...
+    @property
+    def opponent(self) -> Optional[str]: ...
+    @property
+    def seats(self) -> Any: ...  # numpy.ndarray, int8 (num_envs,)
     @property
     def threads(self) -> int: ...
     @property

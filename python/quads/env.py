@@ -1,9 +1,10 @@
-"""Environments over `quads.State`: a PettingZoo AEC environment with both players as agents,
-and a Gymnasium environment against a level. Both use the 32-action space (0-15 place the piece
-in hand, 16-31 give a piece) and the observation planes of docs/python.md.
+"""Environments over `quads.State`: a PettingZoo AEC environment with both players as agents
+(published as `quads.pettingzoo.quads_v0` and `quarto_v0`), and the Gymnasium environment
+against a level (`quads.gym`). Both use the 32-action space (0-15 place the piece in hand,
+16-31 give a piece) and the observation planes of docs/python.md.
 
-    >>> from quads.env import aec_env
-    >>> env = aec_env("classic")
+    >>> from quads.pettingzoo import quads_v0
+    >>> env = quads_v0.env(rules="classic")
     >>> env.reset(seed=1)
 
 PettingZoo and Gymnasium are optional: `pip install "./python[envs]"`.
@@ -11,6 +12,7 @@ PettingZoo and Gymnasium are optional: `pip install "./python[envs]"`.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Optional
 
 import numpy as np
@@ -37,6 +39,7 @@ def _in_space(action, space) -> bool:
     return space.contains(action)
 
 
+@functools.cache
 def _pettingzoo():
     from gymnasium import spaces
     from pettingzoo import AECEnv
@@ -45,10 +48,17 @@ def _pettingzoo():
         """Both players as agents (`player_0` gives first; a player acts twice in a row, a
         place then a give). Rewards at the end: +1 to the winner, -1 to the loser."""
 
-        metadata = {"render_modes": ["human"], "name": "quads_v0", "is_parallelizable": False}
+        metadata = {
+            "render_modes": ["human", "ansi"],
+            "name": "quads_v0",
+            "is_parallelizable": False,
+            "render_fps": 1,
+        }
 
         def __init__(self, rules: str = "quads", render_mode: Optional[str] = None):
             super().__init__()
+            if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+                raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
             self.rules = rules
             self.render_mode = render_mode
             self.possible_agents = ["player_0", "player_1"]
@@ -99,8 +109,11 @@ def _pettingzoo():
                 self.render()
 
         def render(self):
+            if self.render_mode == "ansi":
+                return str(self.state_)
             if self.render_mode == "human":
                 print(self.state_)
+            return None
 
         def close(self):
             pass
@@ -205,73 +218,9 @@ def aec_env(rules: str = "quads", render_mode: Optional[str] = None):
     return checked(rules, render_mode)
 
 
-def _gymnasium():
-    import gymnasium as gym
-    from gymnasium import spaces
-
-    class QuadsGym(gym.Env):
-        """One player's view against a level inside the environment. The agent plays seat
-        `seat` (0 gives first, 1 places first; `None` draws it at each reset from the seed).
-        Reward +1 for a win, -1 for a loss or an illegal action (which ends the episode), 0
-        otherwise. `action_masks()` gives the legal actions (sb3-contrib's MaskablePPO)."""
-
-        metadata = {"render_modes": ["human"]}
-
-        def __init__(
-            self,
-            rules: str = "quads",
-            opponent: str = "random",
-            seat: Optional[int] = 0,
-            opponent_nodes: Optional[int] = None,
-            render_mode: Optional[str] = None,
-        ):
-            self.rules = rules
-            self.opponent_name = opponent
-            self.opponent_nodes = opponent_nodes
-            self.seat_choice = seat
-            self.render_mode = render_mode
-            self.observation_space = spaces.Box(0, 1, SHAPE, dtype=np.uint8)
-            self.action_space = spaces.Discrete(NUM_ACTIONS)
-            self.state_ = State(rules)
-            self.seat = 0 if seat is None else seat
-            self.opponent = Level(opponent, seed=0, nodes=opponent_nodes)
-
-        def _opponent_moves(self):
-            while not self.state_.is_terminal() and self.state_.current_player != self.seat:
-                self.state_.play(self.opponent.act(self.state_))
-
-        def _reward(self) -> float:
-            if not self.state_.is_terminal():
-                return 0.0
-            return float(self.state_.returns()[self.seat])
-
-        def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
-            super().reset(seed=seed)
-            opp_seed = int(self.np_random.integers(0, 2**63))
-            self.opponent = Level(self.opponent_name, seed=opp_seed, nodes=self.opponent_nodes)
-            if self.seat_choice is None:
-                self.seat = int(self.np_random.integers(0, 2))
-            self.state_ = State(self.rules)
-            self._opponent_moves()
-            return observe(self.state_), {"action_mask": mask(self.state_)}
-
-        def step(self, action):
-            a = int(action)
-            if a not in self.state_.legal_actions():
-                return observe(self.state_), -1.0, True, False, {"illegal": True, "action_mask": mask(self.state_)}
-            self.state_.apply_action(a)
-            self._opponent_moves()
-            done = self.state_.is_terminal()
-            if self.render_mode == "human":
-                print(self.state_)
-            return observe(self.state_), self._reward(), done, False, {"action_mask": mask(self.state_)}
-
-        def action_masks(self) -> np.ndarray:
-            return mask(self.state_).astype(bool)
-
-    return QuadsGym
-
-
 def gym_env(rules: str = "quads", opponent: str = "random", seat: Optional[int] = 0, **kw: Any):
-    """The Gymnasium environment against `opponent` (a level name)."""
-    return _gymnasium()(rules, opponent, seat, **kw)
+    """The Gymnasium environment against `opponent` (a level name): `quads.gym.QuadsEnv`, as
+    `gymnasium.make("quads/Quads-v0")` makes it without Gymnasium's checking wrappers."""
+    from .gym import QuadsEnv
+
+    return QuadsEnv(rules, opponent, seat, **kw)

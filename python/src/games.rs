@@ -1,14 +1,60 @@
 //! The batched environment's games in plain Rust: one game's state and step (its mask kept
-//! up to date, its outcome known without asking the rules again), and a slice of games stepped
-//! or reset into its share of the arrays. `vector.rs` is the Python class around them.
+//! up to date, its outcome known without asking the rules again), optionally against a level
+//! that answers inside the step, and a slice of games stepped or reset into its share of the
+//! arrays. `vector.rs` is the Python class around them.
 
-use quads_rules::{Outcome, Position, Rules, Square};
+use quads_bots::{Limit, Strategy};
+use quads_protocol::Go;
+use quads_rules::{Move, Outcome, Position, Rules, Square};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::actions::{Action, NUM_ACTIONS};
 use crate::halfmove;
 use crate::planes::{write_fast, BYTES, BYTE_BITS};
+
+/// When a game that a step ended starts again (Gymnasium's `AutoresetMode`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Autoreset {
+    /// In the same step: its arrays show the new game's start.
+    SameStep,
+    /// In the next step, whose action for it is ignored: its arrays show the final position.
+    NextStep,
+    /// Never: it stays ended until `reset`.
+    Disabled,
+}
+
+impl Autoreset {
+    pub const NAMES: [(&'static str, Autoreset); 3] = [
+        ("same-step", Autoreset::SameStep),
+        ("next-step", Autoreset::NextStep),
+        ("disabled", Autoreset::Disabled),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Autoreset::NAMES
+            .iter()
+            .find(|(_, m)| *m == self)
+            .map_or("same-step", |(n, _)| n)
+    }
+}
+
+/// A level that plays the other seat of every game: its strategy and its move's node budget.
+#[derive(Copy, Clone, Debug)]
+pub struct Opponent {
+    pub strategy: Strategy,
+    pub nodes: u64,
+    /// The agent's seat, or `None` for one drawn at each start from the game's RNG.
+    pub seat: Option<usize>,
+}
+
+/// The opponent's side of one game: its own RNG, so the agent's samples do not move it.
+struct Answering {
+    opponent: Opponent,
+    rng: ChaCha8Rng,
+    /// The agent's seat in this game.
+    seat: usize,
+}
 
 /// One game of the batch.
 pub struct Game {
@@ -21,12 +67,26 @@ pub struct Game {
     /// In play (neither ended nor `over`).
     live: bool,
     rng: ChaCha8Rng,
+    /// Boxed: a game of a batch without an opponent stays as small as before.
+    against: Option<Box<Answering>>,
 }
 
 impl Game {
-    pub fn new(rules: &Rules, seed: u64, index: usize) -> Game {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        rng.set_stream(index as u64);
+    /// Game `index` of a batch seeded with `seed`: seeded with `seed + index`, as Gymnasium
+    /// seeds the environments of a vector, so game `i` is the one game of a batch seeded with
+    /// `seed + i`.
+    pub fn new(rules: &Rules, seed: u64, index: usize, opponent: Option<Opponent>) -> Game {
+        let seed = seed.wrapping_add(index as u64);
+        let rng = ChaCha8Rng::seed_from_u64(seed);
+        let against = opponent.map(|opponent| {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            rng.set_stream(1);
+            Box::new(Answering {
+                opponent,
+                rng,
+                seat: 0,
+            })
+        });
         let mut g = Game {
             pos: Position::START,
             pending: None,
@@ -34,17 +94,63 @@ impl Game {
             over: false,
             live: true,
             rng,
+            against,
         };
         g.restart(rules);
         g
     }
 
+    /// Back to the start; against an opponent, the agent's seat chosen and the opponent's
+    /// moves played until the agent decides.
     fn restart(&mut self, rules: &Rules) {
         self.pos = Position::START;
         self.pending = None;
         self.over = false;
         self.live = true;
         self.mask = halfmove::legal_mask(rules, &self.pos, None);
+        if let Some(a) = &mut self.against {
+            a.seat = match a.opponent.seat {
+                Some(seat) => seat,
+                None => (self.rng.next_u32() & 1) as usize,
+            };
+            // The start cannot end a game.
+            self.answer(rules);
+        }
+    }
+
+    /// The agent's seat, or `None` when both seats are the caller's.
+    pub fn seat(&self) -> Option<usize> {
+        self.against.as_ref().map(|a| a.seat)
+    }
+
+    /// The opponent's whole moves while it is to move: what they gave each player and
+    /// whether the game ended.
+    fn answer(&mut self, rules: &Rules) -> ([f32; 2], bool) {
+        loop {
+            let Some(a) = &mut self.against else {
+                return ([0.0; 2], false);
+            };
+            if !self.live || self.pending.is_some() || self.pos.to_move().index() == a.seat {
+                return ([0.0; 2], false);
+            }
+            let go = Go {
+                position: self.pos,
+                remaining: self.pos.remaining(),
+                last: None,
+                time: None,
+                optime: None,
+                movetime: 60_000,
+            };
+            let Opponent {
+                strategy, nodes, ..
+            } = a.opponent;
+            // A solver's table lives for one move: a batch of games cannot keep one each.
+            let m = strategy.choose_within(&go, rules, &mut a.rng, Limit::Nodes(nodes), &mut None);
+            let (r, ended) = self.finish(rules, m);
+            if ended || !self.live {
+                return (r, ended);
+            }
+        }
     }
 
     /// Plays `a` (its mask kept up to date): what it gave each player and whether the game
@@ -74,6 +180,15 @@ impl Game {
             return ([0.0; 2], false);
         };
         // Legal: the mask allowed the action and `move_of_live` read it as a move.
+        let (r, ended) = self.finish(rules, m);
+        if ended || !self.live {
+            return (r, ended);
+        }
+        self.answer(rules)
+    }
+
+    /// Plays the legal whole move `m`: what it gave each player and whether the game ended.
+    fn finish(&mut self, rules: &Rules, m: Move) -> ([f32; 2], bool) {
         self.pos = self.pos.play_unchecked(m, rules);
         self.pending = None;
         if !halfmove::ends(&m) {
@@ -139,27 +254,37 @@ impl Out<'_> {
     }
 }
 
-/// Steps one slice of the batch.
+/// Steps one slice of the batch. Against an opponent, a game's rewards are the agent's and
+/// the opponent's, in that order; else the first player's and the second's.
 pub fn step_slice(
     rules: &Rules,
-    auto_reset: bool,
+    mode: Autoreset,
     games: &mut [Game],
     actions: &[i64],
     mut out: Out,
 ) {
     for (i, g) in games.iter_mut().enumerate() {
         let (rewards, ended) = if g.over {
-            ([0.0; 2], true)
+            if mode == Autoreset::NextStep {
+                g.restart(rules);
+                ([0.0; 2], false)
+            } else {
+                ([0.0; 2], true)
+            }
         } else {
+            let seat = g.seat();
             let (r, ended) = g.act(rules, actions[i]);
             if ended {
-                if auto_reset {
+                if mode == Autoreset::SameStep {
                     g.restart(rules);
                 } else {
                     g.over = true;
                 }
             }
-            (r, ended)
+            match seat {
+                Some(s) => ([r[s], r[1 - s]], ended),
+                None => (r, ended),
+            }
         };
         out.rewards[2 * i..2 * i + 2].copy_from_slice(&rewards);
         out.terminations[i] = ended;
@@ -168,7 +293,7 @@ pub fn step_slice(
 }
 
 /// A reset: every game back to its start, its arrays written, rewards and terminations cleared.
-pub fn reset_slice(rules: &Rules, _auto: bool, games: &mut [Game], _a: &[i64], mut out: Out) {
+pub fn reset_slice(rules: &Rules, _mode: Autoreset, games: &mut [Game], _a: &[i64], mut out: Out) {
     for (i, g) in games.iter_mut().enumerate() {
         g.restart(rules);
         out.rewards[2 * i..2 * i + 2].fill(0.0);

@@ -64,6 +64,17 @@ impl Level {
     }
 }
 
+/// The strategy a level's name stands for, or a one-line error.
+pub fn strategy_of(name: &str) -> PyResult<Strategy> {
+    let spelled = if name == "perfect" { "level-5" } else { name };
+    Strategy::from_name(spelled).ok_or_else(|| {
+        QuadsError::new_err(format!(
+            "unknown level `{name}` (expected random, greedy, minimax, mcts, perfect, \
+             level-1 … level-5, or a strategy such as minimax-4)"
+        ))
+    })
+}
+
 #[pymethods]
 impl Level {
     /// `name` seeded with `seed`; each move thinks `movetime` seconds, or, without it, to a
@@ -71,13 +82,7 @@ impl Level {
     #[new]
     #[pyo3(signature = (name, seed = 0, movetime = None, nodes = None))]
     fn new(name: &str, seed: u64, movetime: Option<f64>, nodes: Option<u64>) -> PyResult<Level> {
-        let spelled = if name == "perfect" { "level-5" } else { name };
-        let strategy = Strategy::from_name(spelled).ok_or_else(|| {
-            QuadsError::new_err(format!(
-                "unknown level `{name}` (expected random, greedy, minimax, mcts, perfect, \
-                 level-1 … level-5, or a strategy such as minimax-4)"
-            ))
-        })?;
+        let strategy = strategy_of(name)?;
         let limit = match movetime {
             Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
             Some(t) => {

@@ -20,6 +20,11 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use quads_rules::Rules;
 
+/// mimalloc: a heap per thread, where glibc's malloc made the batched environment's threads
+/// queue on one lock (python/Cargo.toml).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 create_exception!(
     _quads,
     QuadsError,
@@ -101,6 +106,8 @@ fn _quads(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arena::play_sprt, m)?)?;
     m.add_function(wrap_pyfunction!(canonical::canonical, m)?)?;
     m.add("WIN", quads_bots::solver::WIN)?;
+    // The package's version is its crate's (pyproject.toml takes it from Cargo.toml).
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("PLANES", planes::PLANES)?;
     m.add("NUM_ACTIONS", actions::NUM_ACTIONS)?;
     m.add_function(wrap_pyfunction!(actions::action_to_str, m)?)?;

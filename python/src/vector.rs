@@ -1,6 +1,7 @@
 //! `quads.VectorEnv`: N games stepped in one call, written into NumPy arrays that the
 //! environment allocates once and overwrites in place (observations, action masks, rewards,
-//! terminations, the player to act), with auto-reset. The games are split across threads with
+//! terminations, the player to act), with auto-reset in the same step, the next, or never;
+//! both seats the caller's, or one answered by a level inside the step. The games are split across threads with
 //! the GIL released; each game has its own seeded RNG, so the results do not depend on the
 //! number of threads.
 
@@ -10,7 +11,8 @@ use pyo3::types::PyTuple;
 use quads_rules::Rules;
 
 use crate::actions::NUM_ACTIONS;
-use crate::games::{reset_slice, step_slice, Game, Out};
+use crate::games::{reset_slice, step_slice, Autoreset, Game, Opponent, Out};
+use crate::levels::{strategy_of, DEFAULT_NODES};
 use crate::planes::{BYTES, PLANES};
 use crate::state::{rules_of, State};
 use crate::QuadsError;
@@ -18,12 +20,44 @@ use crate::QuadsError;
 /// The fewest games a thread is given.
 const MIN_SLICE: usize = 512;
 
+/// The autoreset mode `auto_reset` names: a bool (`True` is the same step) or a mode's name.
+fn autoreset_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<Autoreset> {
+    let Some(value) = value else {
+        return Ok(Autoreset::SameStep);
+    };
+    if let Ok(on) = value.extract::<bool>() {
+        return Ok(if on {
+            Autoreset::SameStep
+        } else {
+            Autoreset::Disabled
+        });
+    }
+    let name = value.str()?.to_string();
+    let name = name
+        .rsplit('.')
+        .next()
+        .unwrap_or(&name)
+        .to_lowercase()
+        .replace('_', "-");
+    Autoreset::NAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, m)| *m)
+        .ok_or_else(|| {
+            QuadsError::new_err(format!(
+                "auto_reset must be True, False, \"same-step\", \"next-step\" or \"disabled\", not {value}"
+            ))
+        })
+}
+
 /// `N` games of one variant, stepped together into arrays that the environment owns.
 #[pyclass(module = "quads", name = "VectorEnv")]
 pub struct VectorEnv {
     rules: Rules,
     games: Vec<Game>,
-    auto_reset: bool,
+    mode: Autoreset,
+    opponent: Option<Opponent>,
+    opponent_name: Option<String>,
     threads: usize,
     /// The threads, kept between calls (none for one thread).
     pool: Option<rayon::ThreadPool>,
@@ -50,7 +84,7 @@ impl VectorEnv {
         &mut self,
         py: Python<'_>,
         actions: Option<&[i64]>,
-        each: fn(&Rules, bool, &mut [Game], &[i64], Out),
+        each: fn(&Rules, Autoreset, &mut [Game], &[i64], Out),
     ) -> PyResult<()> {
         let n = self.games.len();
         let mut obs = self.observations.bind(py).readwrite();
@@ -68,7 +102,7 @@ impl VectorEnv {
         );
         let none = vec![-1i64; if actions.is_none() { n } else { 0 }];
         let mut actions = actions.unwrap_or(&none);
-        let (rules, auto_reset) = (self.rules, self.auto_reset);
+        let (rules, mode) = (self.rules, self.mode);
         let mut games = &mut self.games[..];
         // A slice per thread, but none smaller than MIN_SLICE games: below that, handing work
         // to another thread costs more than it saves.
@@ -103,12 +137,12 @@ impl VectorEnv {
             match pool {
                 None => {
                     for (g, a, out) in slices {
-                        each(&rules, auto_reset, g, a, out);
+                        each(&rules, mode, g, a, out);
                     }
                 }
                 Some(pool) => pool.scope(|scope| {
                     for (g, a, out) in slices {
-                        scope.spawn(move |_| each(&rules, auto_reset, g, a, out));
+                        scope.spawn(move |_| each(&rules, mode, g, a, out));
                     }
                 }),
             }
@@ -131,16 +165,23 @@ impl VectorEnv {
 #[pymethods]
 impl VectorEnv {
     /// `num_envs` games of `rules`, each at its start. `seed` seeds each game's RNG (for
-    /// `sample_actions`); `threads` splits the games across that many threads.
+    /// `sample_actions`); `threads` splits the games across that many threads. `auto_reset`
+    /// is `True` (`"same-step"`), `"next-step"` or `False` (`"disabled"`). With `opponent` (a
+    /// level's name) the caller plays seat `seat` (`None`: drawn at each start) and the level
+    /// answers inside the step, searching `opponent_nodes` nodes a move.
     #[new]
-    #[pyo3(signature = (rules = None, num_envs = 1024, seed = 0, auto_reset = true, threads = 1))]
+    #[pyo3(signature = (rules = None, num_envs = 1024, seed = 0, auto_reset = None, threads = 1, opponent = None, seat = Some(0), opponent_nodes = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         rules: Option<&Bound<'_, PyAny>>,
         num_envs: usize,
         seed: u64,
-        auto_reset: bool,
+        auto_reset: Option<&Bound<'_, PyAny>>,
         threads: usize,
+        opponent: Option<String>,
+        seat: Option<usize>,
+        opponent_nodes: Option<u64>,
     ) -> PyResult<VectorEnv> {
         let rules = match rules {
             Some(r) => rules_of(r)?,
@@ -152,6 +193,20 @@ impl VectorEnv {
         if threads == 0 {
             return Err(QuadsError::new_err("threads must be at least 1"));
         }
+        let mode = autoreset_of(auto_reset)?;
+        let against = match &opponent {
+            None => None,
+            Some(name) => {
+                if seat.is_some_and(|s| s > 1) {
+                    return Err(QuadsError::new_err("seat must be 0, 1 or None"));
+                }
+                Some(Opponent {
+                    strategy: strategy_of(name)?,
+                    nodes: opponent_nodes.unwrap_or(DEFAULT_NODES),
+                    seat,
+                })
+            }
+        };
         let n = num_envs;
         let pool = match threads {
             1 => None,
@@ -166,8 +221,12 @@ impl VectorEnv {
         };
         let mut env = VectorEnv {
             rules,
-            games: (0..n).map(|i| Game::new(&rules, seed, i)).collect(),
-            auto_reset,
+            games: (0..n)
+                .map(|i| Game::new(&rules, seed, i, against))
+                .collect(),
+            mode,
+            opponent: against,
+            opponent_name: opponent,
             threads,
             pool,
             seed,
@@ -187,9 +246,9 @@ impl VectorEnv {
     fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyTuple>> {
         if let Some(seed) = seed {
             self.seed = seed;
-            let rules = self.rules;
+            let (rules, against) = (self.rules, self.opponent);
             for (i, g) in self.games.iter_mut().enumerate() {
-                *g = Game::new(&rules, seed, i);
+                *g = Game::new(&rules, seed, i, against);
             }
         }
         self.over_slices(py, None, reset_slice)?;
@@ -310,9 +369,29 @@ impl VectorEnv {
         crate::PyRules(self.rules)
     }
 
+    /// Whether an ended game starts again by itself.
     #[getter]
     fn auto_reset(&self) -> bool {
-        self.auto_reset
+        self.mode != Autoreset::Disabled
+    }
+
+    /// `"same-step"`, `"next-step"` or `"disabled"`.
+    #[getter]
+    fn autoreset_mode(&self) -> &'static str {
+        self.mode.name()
+    }
+
+    /// The opponent's name, or `None` when the caller plays both seats.
+    #[getter]
+    fn opponent(&self) -> Option<String> {
+        self.opponent_name.clone()
+    }
+
+    /// `(num_envs,)` int8: the caller's seat in each game against an opponent (−1 without).
+    #[getter]
+    fn seats<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let seats = self.games.iter().map(|g| g.seat().map_or(-1, |s| s as i8));
+        PyArray1::from_iter(py, seats)
     }
 
     #[getter]
@@ -331,12 +410,15 @@ impl VectorEnv {
 
     fn __repr__(&self) -> String {
         format!(
-            "VectorEnv('{}', num_envs={}, seed={}, auto_reset={}, threads={})",
+            "VectorEnv('{}', num_envs={}, seed={}, auto_reset='{}', threads={}{})",
             self.rules,
             self.games.len(),
             self.seed,
-            if self.auto_reset { "True" } else { "False" },
-            self.threads
+            self.mode.name(),
+            self.threads,
+            self.opponent_name
+                .as_ref()
+                .map_or(String::new(), |o| format!(", opponent='{o}'"))
         )
     }
 }

@@ -1,4 +1,4 @@
-"""The examples in examples/python: both scripts run with tiny budgets, their output adds up and
+"""The examples in examples/python: the scripts run with tiny budgets, their output adds up and
 is the same twice, the MCTS agent passes `quads check` as a protocol bot, and the MCTS agent and
 the training loop do what they claim (beat level random; learn against level greedy)."""
 
@@ -118,3 +118,15 @@ def test_training_adds_up_replays_and_learns():
     assert rates[0] <= 0.05 and rates[-1] >= rates[0] + 0.15, rates
     assert random_rates[-1] >= 0.9 > random_rates[0], random_rates
     assert first.splitlines()[-1].startswith("weights, give: hands a win -")
+
+
+def test_ecosystems_script_adds_up_and_replays():
+    args = ["--games", "30", "--envs", "8", "--levels", "random,greedy", "--seed", "2"]
+    first = run("ecosystems.py", *args)
+    assert run("ecosystems.py", *args) == first  # deterministic, byte for byte
+    pz = re.search(r"player_0 \(gives first\) (\d+), player_1 (\d+), draws (\d+)", first)
+    assert sum(int(x) for x in pz.groups()) == 30
+    rows = {m[0]: [int(x) for x in m[1:]] for m in re.findall(r"^  (\w+) +(\d+) +(\d+) +(\d+)$", first, re.M)}
+    assert set(rows) == {"random", "greedy"} and all(sum(r) == 30 for r in rows.values())
+    # Greedy takes every winning placement: a random agent loses most games to it.
+    assert rows["greedy"][2] > rows["greedy"][0]

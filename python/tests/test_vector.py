@@ -174,4 +174,10 @@ def test_bad_input_is_a_clear_error():
     vec.step([0, 1])
     assert list(vec.terminations) == [False, False]
     assert [vec.state(i).pending for i in range(2)] == ["A1", "B1"]
-    assert repr(vec) == "VectorEnv('quads', num_envs=2, seed=0, auto_reset=True, threads=1)"
+    assert repr(vec) == "VectorEnv('quads', num_envs=2, seed=0, auto_reset='same-step', threads=1)"
+    with pytest.raises(quads.QuadsError, match="auto_reset must be True, False, "):
+        quads.VectorEnv("quads", auto_reset="sometimes")
+    with pytest.raises(quads.QuadsError, match="unknown level `nobody`"):
+        quads.VectorEnv("quads", opponent="nobody")
+    with pytest.raises(quads.QuadsError, match="seat must be 0, 1 or None"):
+        quads.VectorEnv("quads", opponent="random", seat=2)
