@@ -10,6 +10,7 @@ mod book_cmd;
 mod bots_file;
 mod check_cmd;
 mod lang;
+mod logs;
 mod match_cmd;
 mod merge_cmd;
 mod perft_cmd;

@@ -11,10 +11,13 @@ pub struct Args {
     /// The server's config (TOML), e.g. configs/server.toml.
     #[arg(long)]
     config: PathBuf,
+    #[command(flatten)]
+    log: crate::logs::Args,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
     let config = ServerConfig::read(&args.config).map_err(|e| e.to_string())?;
+    crate::logs::start(&args.log)?;
     quads_server::memory::cap_arenas();
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
     let name = config.name.clone();
@@ -151,6 +154,8 @@ pub struct WorkerArgs {
     /// Stop after handing in this many matches (default: work until stopped).
     #[arg(long)]
     matches: Option<u64>,
+    #[command(flatten)]
+    log: crate::logs::Args,
 }
 
 pub fn worker(args: &WorkerArgs) -> Result<(), String> {
@@ -163,6 +168,7 @@ pub fn worker(args: &WorkerArgs) -> Result<(), String> {
             .to_owned(),
         (None, None) => return Err("give --token or --token-file".to_owned()),
     };
+    crate::logs::start(&args.log)?;
     let options = Options {
         server: args.server.clone(),
         token,
@@ -211,7 +217,7 @@ pub fn worker(args: &WorkerArgs) -> Result<(), String> {
         }
         Event::GaveUp { slot, id, why } => println!("slot {slot}: match {id} given up: {why}"),
         Event::Unreachable { slot, why, retry } => {
-            eprintln!("slot {slot}: {why}; trying again in {} s", retry.as_secs())
+            tracing::warn!(slot, error = %why, retry_s = retry.as_secs(), "the server is unreachable")
         }
     };
     run(&options, &shown).map_err(|e| e.to_string())

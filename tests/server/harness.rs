@@ -130,12 +130,23 @@ pub fn write_config_with(dir: &Path, extra: &str) -> PathBuf {
 }
 
 /// Starts `quads serve` and waits for the line that says where it listens.
+/// Its log says only what went wrong (`--log warn`): a test's output stays readable.
 pub fn start(config: &Path) -> Server {
+    start_with(config, &["--log", "warn"], Stdio::inherit())
+}
+
+/// Starts `quads serve` with more arguments, its log (stderr) written to `log`.
+pub fn start_logged(config: &Path, args: &[&str], log: &Path) -> Server {
+    start_with(config, args, std::fs::File::create(log).unwrap().into())
+}
+
+fn start_with(config: &Path, args: &[&str], stderr: Stdio) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_quads"))
         .args(["serve", "--config"])
         .arg(config)
+        .args(args)
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let mut line = String::new();

@@ -11,6 +11,7 @@ mod faults;
 mod harness;
 mod hostile;
 mod ladder;
+mod logs;
 mod markup;
 mod matches;
 mod pages;

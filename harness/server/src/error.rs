@@ -98,7 +98,7 @@ impl ApiError {
 
     /// 500, for a failure of the server's own (its database, its disk): logged, not shown.
     pub fn internal(what: impl std::fmt::Display) -> ApiError {
-        eprintln!("quads serve: {what}");
+        tracing::error!(error = %what, "the server failed");
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the server failed; the host's log says why",

@@ -77,17 +77,31 @@ pub async fn run(config: ServerConfig, store: Store, bench: Arc<Bench>, signals:
                     bench.put(job.version_id, ready);
                     done = store.activate(job.version_id).await.map(|()| true);
                 }
-                if let Err(e) = done {
-                    eprintln!("quads serve: job {}: {}", job.id, e.message);
+                match done {
+                    Ok(false) => tracing::info!(
+                        job = job.id,
+                        entrant = %job.entrant,
+                        version = job.version,
+                        "check stopped"
+                    ),
+                    Ok(true) => tracing::info!(
+                        job = job.id,
+                        entrant = %job.entrant,
+                        version = job.version,
+                        status,
+                        "version checked"
+                    ),
+                    Err(e) => tracing::error!(
+                        job = job.id,
+                        error = %e.message,
+                        "a check's result cannot be written"
+                    ),
                 }
                 signals.changed.send_modify(|n| *n += 1);
             }
             Ok(None) => signals.queued.notified().await,
             Err(e) => {
-                eprintln!(
-                    "quads serve: the pipeline cannot claim a job: {}",
-                    e.message
-                );
+                tracing::error!(error = %e.message, "the pipeline cannot claim a job");
                 signals.queued.notified().await;
             }
         }
@@ -103,6 +117,7 @@ async fn check(
 ) -> (&'static str, String, Option<Ready>) {
     let dir = folder(config, job.id);
     let config = config.clone();
+    let id = job.id;
     let job = job.clone();
     let done = tokio::task::spawn_blocking(move || admit(&config, &job, &dir, &stop)).await;
     match done {
@@ -110,7 +125,7 @@ async fn check(
         Ok(Ok((None, reason))) => ("failed", reason, None),
         Ok(Err(why)) if why == STOPPED => ("failed", why, None),
         Ok(Err(why)) => {
-            eprintln!("quads serve: {why}");
+            tracing::error!(job = id, error = %why, "the server could not check a version");
             let why = format!("the server could not check this version: {why}");
             ("failed", why, None)
         }

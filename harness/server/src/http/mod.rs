@@ -54,6 +54,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 use crate::ladder::Bench;
 use crate::pipeline::Signals;
@@ -163,6 +164,20 @@ pub fn router(app: App) -> Router {
             header::REFERRER_POLICY,
             HeaderValue::from_static("same-origin"),
         ))
+        // A line per request at level debug: its method, its path (never the query, which may
+        // hold an invite), the status and the time taken.
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|req: &axum::http::Request<_>| {
+                    tracing::debug_span!(
+                        "request",
+                        method = %req.method(),
+                        path = %req.uri().path()
+                    )
+                })
+                .on_request(())
+                .on_response(DefaultOnResponse::new().level(tracing::Level::DEBUG)),
+        )
         .with_state(app)
 }
 

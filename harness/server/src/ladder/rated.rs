@@ -81,10 +81,7 @@ pub async fn fitter(boards: Arc<Boards>, store: Store, signals: Arc<Signals>) {
         let ladder = match boards.ladder(generation, &store).await {
             Ok(ladder) => ladder,
             Err(e) => {
-                eprintln!(
-                    "quads serve: the leaderboard cannot read the games: {}",
-                    e.message
-                );
+                tracing::error!(error = %e.message, "the leaderboard cannot read the games");
                 tokio::time::sleep(std::time::Duration::from_secs(1)).await;
                 continue;
             }
@@ -99,9 +96,9 @@ pub async fn fitter(boards: Arc<Boards>, store: Store, signals: Arc<Signals>) {
             let actives = match store.actives().await {
                 Ok(a) => a.into_iter().map(|a| a.entrant).collect::<Vec<_>>(),
                 Err(e) => {
-                    eprintln!(
-                        "quads serve: the leaderboard cannot read the entrants: {}",
-                        e.message
+                    tracing::error!(
+                        error = %e.message,
+                        "the leaderboard cannot read the entrants"
                     );
                     tokio::time::sleep(std::time::Duration::from_secs(1)).await;
                     continue;
@@ -119,7 +116,7 @@ pub async fn fitter(boards: Arc<Boards>, store: Store, signals: Arc<Signals>) {
                 }
                 Err(e) => {
                     // Not tried again until the games change.
-                    eprintln!("quads serve: the leaderboard's fit failed: {e}");
+                    tracing::error!(error = %e, "the leaderboard's fit failed");
                     if changes.changed().await.is_err() {
                         return;
                     }

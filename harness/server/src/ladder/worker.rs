@@ -48,7 +48,7 @@ pub async fn run(
                 let _ = tokio::time::timeout(IDLE, changed.changed()).await;
             }
             Err(e) => {
-                eprintln!("quads serve: worker {name}: {}", e.message);
+                tracing::error!(worker = %name, error = %e.message, "a worker of the server's failed");
                 let _ = tokio::time::timeout(IDLE, changed.changed()).await;
             }
         }
@@ -63,8 +63,12 @@ pub async fn next_match(
     bench: &Bench,
     holder: &str,
 ) -> Result<Option<MatchJob>, ApiError> {
-    if store.reap(None).await? > 0 {
-        eprintln!("quads serve: a worker's lease ran out: its match is queued again");
+    let reaped = store.reap(None).await?;
+    if reaped > 0 {
+        tracing::warn!(
+            matches = reaped,
+            "a worker's lease ran out: its match is queued again"
+        );
     }
     // A paused ladder plays the test matches entrants ask for, and nothing else.
     let ladder = !store.switch(LADDER_PAUSED).await?;
@@ -137,9 +141,10 @@ async fn work_once(
     match played {
         Ok(records) => {
             hand_in(config, store, &job, name, &records).await?;
+            tracing::info!(r#match = job.id, worker = %name, games = records.len(), "match played");
         }
         Err(why) => {
-            eprintln!("quads serve: match {}: {why}", job.id);
+            tracing::warn!(r#match = job.id, worker = %name, error = %why, "match failed");
             store.fail_match(job.id, name, &why).await?;
         }
     }
