@@ -325,6 +325,11 @@ impl ServerConfig {
         self.data.join("blobs")
     }
 
+    /// Where the upload with this digest is kept (its pack, .tar.gz).
+    pub fn blob(&self, digest: &str) -> PathBuf {
+        self.blobs().join(format!("{digest}.tar.gz"))
+    }
+
     /// Where uploads are unpacked and checked.
     pub fn staging(&self) -> PathBuf {
         self.data.join("staging")

@@ -19,8 +19,10 @@ pub mod pack;
 mod pages;
 mod pipeline;
 pub mod remote;
+mod routes;
 mod secret;
 mod session;
+mod signals;
 mod store;
 pub mod unpack;
 pub mod wire;
@@ -63,7 +65,7 @@ pub async fn serve(
         source,
     })?;
     ready(addr);
-    let signals = std::sync::Arc::new(pipeline::Signals::default());
+    let signals = std::sync::Arc::new(signals::Signals::default());
     signals.queued.notify_one(); // jobs queued before a stop
     let bench = std::sync::Arc::new(ladder::Bench::default());
     for _ in 0..config.checks {
@@ -97,7 +99,7 @@ pub async fn serve(
             .await
             .map_err(|e| ServerError::Demo { why: e.message })?;
     }
-    let app = http::router(app);
+    let app = routes::router(app);
     http::accept::serve(listener, app, client_timeout, stopped()).await;
     Ok(())
 }

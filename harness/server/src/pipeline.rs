@@ -9,51 +9,17 @@
 //! than the checks running. An admitted version's built copy stays on the ladder's
 //! bench while the server runs (a restart builds and checks the active versions again).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use quads_record::files::ENTRANTS_JSON;
 use tokio::sync::Notify;
 
 use crate::ladder::{Bench, Ready};
+use crate::signals::Signals;
 use crate::store::{Job, Store};
 use crate::wire::Event;
 use crate::ServerConfig;
-
-/// What wakes the pipeline (a new upload) and what it tells of a verdict (waiters).
-#[derive(Default)]
-pub struct Signals {
-    /// A job was queued.
-    pub queued: Notify,
-    /// A version's status changed, games were played, or the host flipped a switch.
-    pub changed: tokio::sync::watch::Sender<u64>,
-    /// The checks running, by job: notified to stop one.
-    stops: Mutex<HashMap<i64, Arc<Notify>>>,
-}
-
-impl Signals {
-    /// Stops the checks of these jobs, running or about to run (a job claimed but not yet
-    /// started finds its stop waiting).
-    pub fn stop(&self, jobs: &[i64]) {
-        let mut stops = self.stops.lock().unwrap_or_else(|e| e.into_inner());
-        for job in jobs {
-            stops.entry(*job).or_default().notify_one();
-        }
-    }
-
-    /// The stop of job `job`'s check, for as long as it runs.
-    fn stop_of(&self, job: i64) -> Arc<Notify> {
-        let mut stops = self.stops.lock().unwrap_or_else(|e| e.into_inner());
-        stops.entry(job).or_default().clone()
-    }
-
-    /// Job `job`'s check is over.
-    fn done(&self, job: i64) {
-        let mut stops = self.stops.lock().unwrap_or_else(|e| e.into_inner());
-        stops.remove(&job);
-    }
-}
 
 /// The job's folder: `DATA/jobs/ID`.
 pub fn folder(config: &ServerConfig, job: i64) -> PathBuf {
@@ -141,7 +107,7 @@ fn admit(
     dir: &Path,
     stop: &Notify,
 ) -> Result<(Option<Ready>, String), String> {
-    let pack = crate::http::blob(config, &job.digest);
+    let pack = config.blob(&job.digest);
     admit_pack(&config.event(), &job.entrant, &pack, dir, Some(stop))
 }
 

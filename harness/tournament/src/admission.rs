@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
-use quads_referee::check::{check, render, CheckConfig, ScenarioReport, DEFAULT_MOVETIME};
+use quads_referee::check::{check, render, CheckConfig, ScenarioReport};
 use quads_referee::{defaults, BotSpec};
 
-use crate::config::Tournament;
+use crate::config::{check_movetime, Tournament};
 use crate::entrants::{read_entrants, Entrant, EntrantsError, Listed};
 use crate::entrants_report::{self, Verdict};
 
@@ -215,14 +215,6 @@ fn check_config(t: &Tournament, entrant: &Entrant) -> CheckConfig {
         handshake: t.handshake_timeout,
         rules: t.variants.clone(),
     }
-}
-
-/// The checker's limit per answer ([`DEFAULT_MOVETIME`]), or the event's when it is shorter.
-pub(crate) fn check_movetime(t: &Tournament) -> Duration {
-    t.time
-        .movetime
-        .map(Duration::from_millis)
-        .map_or(DEFAULT_MOVETIME, |m| m.min(DEFAULT_MOVETIME))
 }
 
 /// The reason an entrant that failed the check is left out: its first failing scenario, with

@@ -29,6 +29,7 @@ use std::time::Duration;
 
 use quads_protocol::TimeControl;
 use quads_record::Anchor;
+use quads_referee::check::DEFAULT_MOVETIME;
 use quads_referee::sandbox::SandboxSpec;
 use quads_referee::{defaults, parse_duration, time_control, BotCommand, BotSpec, TimeError};
 use quads_rules::{Position, Rules};
@@ -198,6 +199,18 @@ fn time_section(
 /// The duration written, or `default` when none is.
 fn duration_or(text: Option<&str>, default: Duration) -> Result<Duration, TimeError> {
     text.map_or(Ok(default), parse_duration)
+}
+
+/// How long a build may take when neither the manifest nor the event says: the event's
+/// `entrants_build_timeout` by default.
+pub const BUILD_TIMEOUT: Duration = Duration::from_secs(5 * 60);
+
+/// The checker's limit per answer ([`DEFAULT_MOVETIME`]), or the event's when it is shorter.
+pub(crate) fn check_movetime(t: &Tournament) -> Duration {
+    t.time
+        .movetime
+        .map(Duration::from_millis)
+        .map_or(DEFAULT_MOVETIME, |m| m.min(DEFAULT_MOVETIME))
 }
 
 /// A bot command from one string: split like a shell would, or kept whole for `sh -c`.
@@ -429,11 +442,8 @@ pub fn parse_config(
         sprt,
         entrants: file.entrants,
         entrants_ponder: file.entrants_ponder.unwrap_or(false),
-        entrants_build_timeout: duration_or(
-            file.entrants_build_timeout.as_deref(),
-            crate::entrants::BUILD_TIMEOUT,
-        )
-        .map_err(|e| within(path, e))?,
+        entrants_build_timeout: duration_or(file.entrants_build_timeout.as_deref(), BUILD_TIMEOUT)
+            .map_err(|e| within(path, e))?,
         sandbox,
         analyze: file.analyze.unwrap_or(false),
         bots,

@@ -33,9 +33,7 @@ use crate::config::{command, line_of, one_line, option_texts};
 /// The manifest's file name in each entrant's folder.
 pub const MANIFEST: &str = "bot.toml";
 
-/// How long a build may take when neither the manifest nor the event says: the event's
-/// `entrants_build_timeout` by default.
-pub const BUILD_TIMEOUT: Duration = Duration::from_secs(5 * 60);
+pub use crate::config::BUILD_TIMEOUT;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -149,7 +149,7 @@ fn plain(text: &str) -> String {
 fn markdown(t: &Tournament, folder: &Path, verdicts: &[Verdict]) -> String {
     let admitted = verdicts.iter().filter(|v| v.admitted).count();
     let variants: Vec<String> = t.variants.iter().map(ToString::to_string).collect();
-    let movetime = crate::admission::check_movetime(t);
+    let movetime = crate::config::check_movetime(t);
     let mut md = String::new();
     let _ = writeln!(md, "# Entrants of {}\n", t.name);
     let _ = writeln!(

@@ -10,7 +10,7 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::versions::{blob, FROZEN};
+use super::versions::FROZEN;
 use super::{admin, body, App, Body, UrlPath};
 use crate::ladder::LADDER_PAUSED;
 use crate::ApiError;
@@ -206,7 +206,7 @@ pub(crate) async fn snapshot(app: &App) -> Result<serde_json::Value, ApiError> {
             for (name, _, digest) in &taken {
                 let own = entrants.join(name);
                 std::fs::create_dir_all(&own).map_err(|e| format!("{}: {e}", own.display()))?;
-                let path = blob(&config, digest);
+                let path = config.blob(digest);
                 let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
                 crate::unpack::unpack(&bytes, &own, &config.limits).map_err(|e| e.to_string())?;
             }

@@ -62,7 +62,7 @@ fn carries_token(req: &Request) -> bool {
 }
 
 /// The layer: refuses a guesser, and counts the wrong tokens it sends.
-pub(super) async fn guard(State(app): State<App>, req: Request, next: Next) -> Response {
+pub(crate) async fn guard(State(app): State<App>, req: Request, next: Next) -> Response {
     let limit = app.0.config.guesses;
     let ip = req
         .extensions()

@@ -37,29 +37,25 @@ pub(crate) mod accept;
 pub(crate) mod admin;
 mod deadline;
 pub(crate) mod export;
-mod guesses;
+pub(crate) mod guesses;
 pub(crate) mod matches;
 pub(crate) mod versions;
 mod workers;
 
-pub(crate) use versions::blob;
-
 use std::sync::Arc;
 
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
-use tower_http::set_header::SetResponseHeaderLayer;
-use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 use crate::ladder::Bench;
-use crate::pipeline::Signals;
 use crate::secret::{hash, new_secret, same};
 use crate::session::{self, Visitor};
+use crate::signals::Signals;
 use crate::store::{Entrant, Store};
 use crate::{ApiError, ServerConfig, Signup};
 
@@ -98,9 +94,9 @@ impl App {
     }
 }
 
-pub fn router(app: App) -> Router {
-    let limit = app.0.config.limits.upload_bytes as usize + versions::MULTIPART_ROOM;
-    crate::pages::routes()
+/// The API's calls (the table above), for [`crate::routes`] to join with the pages'.
+pub(crate) fn api(router: Router<App>) -> Router<App> {
+    router
         .route("/api/invites", post(invite))
         .route("/api/entrants", post(sign_up))
         .route("/api/me", get(me))
@@ -138,47 +134,6 @@ pub fn router(app: App) -> Router {
         .route("/api/worker/matches/{id}/fail", post(workers::fail))
         .route("/api/worker/packs/{digest}", get(workers::pack))
         .route("/final", get(admin::final_report))
-        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page") })
-        .method_not_allowed_fallback(|| async {
-            ApiError::new(
-                StatusCode::METHOD_NOT_ALLOWED,
-                "this address does not take that method (docs/server.md lists the API)",
-            )
-        })
-        .layer(DefaultBodyLimit::max(limit))
-        .layer(axum::middleware::from_fn_with_state(
-            app.clone(),
-            guesses::guard,
-        ))
-        // Every answer: no sniffing (a bot's log is text, never a page), and the pages' CSP
-        // unless the answer has its own (the final report's).
-        .layer(SetResponseHeaderLayer::overriding(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(crate::pages::CSP),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("same-origin"),
-        ))
-        // A line per request at level debug: its method, its path (never the query, which may
-        // hold an invite), the status and the time taken.
-        .layer(
-            TraceLayer::new_for_http()
-                .make_span_with(|req: &axum::http::Request<_>| {
-                    tracing::debug_span!(
-                        "request",
-                        method = %req.method(),
-                        path = %req.uri().path()
-                    )
-                })
-                .on_request(())
-                .on_response(DefaultOnResponse::new().level(tracing::Level::DEBUG)),
-        )
-        .with_state(app)
 }
 
 fn bearer(headers: &HeaderMap) -> Option<&str> {

@@ -16,7 +16,7 @@ use super::{entrant, query, reader, secret, App, Query, UrlPath, Waiter};
 use crate::pipeline;
 use crate::store::{Entrant, Version};
 use crate::unpack::{one_file, unpack, UnpackError};
-use crate::{pack, ApiError, ServerConfig};
+use crate::{pack, ApiError};
 
 /// Room for a multipart body's boundaries and headers beyond the upload's limit.
 pub const MULTIPART_ROOM: usize = 64 << 10;
@@ -126,7 +126,7 @@ pub(super) async fn download(
     UrlPath(n): UrlPath<i64>,
 ) -> Result<Response, ApiError> {
     let (who, v) = own_version(&app, &headers, n).await?;
-    let path = blob(&app.0.config, &v.digest);
+    let path = app.0.config.blob(&v.digest);
     let bytes = tokio::fs::read(&path)
         .await
         .map_err(|e| ApiError::internal(format!("{}: {e}", path.display())))?;
@@ -139,10 +139,6 @@ pub(super) async fn download(
         bytes,
     )
         .into_response())
-}
-
-pub(crate) fn blob(config: &ServerConfig, digest: &str) -> PathBuf {
-    config.blobs().join(format!("{digest}.tar.gz"))
 }
 
 /// What a multipart upload held.

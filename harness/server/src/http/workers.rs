@@ -302,7 +302,7 @@ pub(super) async fn pack(
     {
         return Err(no_pack());
     }
-    let path = super::blob(&app.0.config, &digest);
+    let path = app.0.config.blob(&digest);
     let bytes = tokio::fs::read(&path).await.map_err(|_| no_pack())?;
     Ok(([(header::CONTENT_TYPE, "application/gzip")], bytes).into_response())
 }

@@ -5,72 +5,18 @@
 //! ([`Boards::ladder`]); the ratings are the latest fit of the fitter ([`super::rated`]),
 //! which refits in the background as games come. A board says how many games its ratings
 //! were fitted on (`rated`) beside how many there are (`games`). Each board is made once per
-//! change (crate::pipeline::Signals::changed, bumped after every game counted, version
+//! change (crate::signals::Signals::changed, bumped after every game counted, version
 //! admitted, host's action or fit) and given as the same bytes until the next.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use quads_record::GameRecord;
 
-use super::rated::Rated;
+use super::standings::{Counted, Ladder, Rated};
 use crate::store::Store;
 use crate::ApiError;
-
-/// One ladder game as the leaderboard counts it: its players (indices into
-/// [`Ladder::names`]), the first player's score (1, 0.5 or 0) and its game pair.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Counted {
-    pub first: u32,
-    pub second: u32,
-    pub score: f64,
-    pub pair: u64,
-}
-
-/// The games of the ladder's done matches, in the order played.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Ladder {
-    /// Every name a game read so far has named (some may have no game here any more).
-    pub names: Vec<String>,
-    /// (game id, game).
-    pub games: Vec<(i64, Counted)>,
-    /// The last change of the ladder these games include (a match's stamp; -1: none): two
-    /// ladders with the same stamp have the same games.
-    pub seen: i64,
-}
-
-impl Ladder {
-    /// The entrants as the board lists them: the active ones in the order they signed up,
-    /// then anyone else who played a game here, in order of appearance.
-    pub fn order(&self, actives: &[String]) -> Vec<String> {
-        let mut names: Vec<String> = actives.to_vec();
-        let known: HashSet<&str> = actives.iter().map(String::as_str).collect();
-        let mut added = HashSet::new();
-        for (_, g) in &self.games {
-            for i in [g.first, g.second] {
-                let n = &self.names[i as usize];
-                if !known.contains(n.as_str()) && added.insert(i) {
-                    names.push(n.clone());
-                }
-            }
-        }
-        names
-    }
-
-    /// Each of [`Ladder::names`]' place in `names` (`usize::MAX`: not there).
-    pub fn places(&self, names: &[String]) -> Vec<usize> {
-        let at: HashMap<&str, usize> = names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.as_str(), i))
-            .collect();
-        self.names
-            .iter()
-            .map(|n| at.get(n.as_str()).copied().unwrap_or(usize::MAX))
-            .collect()
-    }
-}
 
 /// A leaderboard, as JSON and as the bytes sent.
 pub struct Board {

@@ -4,10 +4,12 @@
 //! so workers spread over pairs; a new version meets every other first, and nobody starves),
 //! the variants in turn. Workers ([`worker`]) take the matches with a lease; the leaderboard
 //! ([`board`]) counts the ladder's games, with the ratings the fitter ([`rated`]) keeps
-//! fitting in the background: the project's Bradley–Terry fit with 95% intervals.
+//! fitting in the background: the project's Bradley–Terry fit with 95% intervals. Both hold
+//! their data in [`standings`].
 
 mod board;
 mod rated;
+mod standings;
 pub mod worker;
 
 pub use board::{head_to_head, Board, Boards};

@@ -12,22 +12,10 @@ use std::time::Instant;
 use quads_reports::ratings::{fit, intervals, Options, RatedGame};
 use quads_reports::report::SAMPLES;
 
-use super::board::{Boards, Ladder};
-use crate::pipeline::Signals;
+use super::board::Boards;
+use super::standings::{Ladder, Rated};
+use crate::signals::Signals;
 use crate::store::Store;
-
-/// Ratings fitted on a set of games.
-#[derive(Debug, PartialEq)]
-pub struct Rated {
-    /// The games fitted: how many, and the ladder's last change they include
-    /// ([`Ladder::seen`]).
-    pub games: usize,
-    pub seen: i64,
-    /// Per name: (Elo, low end, high end of its 95% interval); an end may be infinite.
-    pub ratings: HashMap<String, (f64, f64, f64)>,
-    /// Which fit this is (1 for the first), to tell boards apart.
-    pub serial: u64,
-}
 
 /// The seed of the intervals' bootstrap (a board's intervals are reproducible).
 const SEED: u64 = 1;
