@@ -54,6 +54,17 @@ def _seed_of(seed: Any) -> int:
     raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, not {seed!r}")
 
 
+def _restart(games: _Games, seed: Any, seeded: bool, np_random: np.random.Generator) -> None:
+    """Every game back to its start: seeded with `seed`, or (first time, no seed) with one drawn
+    from the environment's own generator, or else continuing the games' generators."""
+    if seed is not None:
+        games.reset(seed=_seed_of(seed))
+    elif not seeded:
+        games.reset(seed=int(np_random.integers(0, 2**63)))
+    else:
+        games.reset()
+
+
 def _spaces():
     observation = spaces.Box(0, 1, SHAPE, dtype=np.uint8)
     return observation, spaces.Discrete(NUM_ACTIONS)
@@ -107,12 +118,7 @@ class QuadsEnv(gym.Env):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
-        if seed is not None:
-            self._games.reset(seed=_seed_of(seed))
-        elif not self._seeded:
-            self._games.reset(seed=int(self.np_random.integers(0, 2**63)))
-        else:
-            self._games.reset()
+        _restart(self._games, seed, self._seeded, self.np_random)
         self._seeded = True
         if self.render_mode == "human":
             self.render()
@@ -196,12 +202,7 @@ class QuadsVectorEnv(gym.vector.VectorEnv):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
-        if seed is not None:
-            self._games.reset(seed=_seed_of(seed))
-        elif not self._seeded:
-            self._games.reset(seed=int(self.np_random.integers(0, 2**63)))
-        else:
-            self._games.reset()
+        _restart(self._games, seed, self._seeded, self.np_random)
         self._seeded = True
         self._ended[:] = False
         return self._out(self._games.observations), self._masks()
