@@ -108,7 +108,10 @@ pub fn play_tournament(
 /// signal stopped it.
 #[pyfunction]
 #[pyo3(signature = (config, source, elo0, elo1, alpha = 0.05, beta = 0.05, on_event = None))]
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the keyword arguments of a Python function"
+)]
 pub fn play_sprt(
     py: Python<'_>,
     config: &str,

@@ -10,6 +10,7 @@ const SIGNALS: [libc::c_int; 2] = [libc::SIGINT, libc::SIGTERM];
 /// The run's handlers, once a run has installed them.
 static RUNS: Mutex<Option<[libc::sigaction; 2]>> = Mutex::new(None);
 
+#[expect(unsafe_code, reason = "sigaction has no safe wrapper in libc")]
 fn current(signal: libc::c_int) -> libc::sigaction {
     // SAFETY: a zeroed sigaction is a valid out-parameter; a null new action only reads.
     unsafe {
@@ -19,6 +20,7 @@ fn current(signal: libc::c_int) -> libc::sigaction {
     }
 }
 
+#[expect(unsafe_code, reason = "sigaction has no safe wrapper in libc")]
 fn install(signal: libc::c_int, action: &libc::sigaction) {
     // SAFETY: `action` was read from sigaction for this same signal.
     unsafe {

@@ -257,6 +257,10 @@ impl State {
 
     /// The observation planes as a new `(4, 4, 20)` uint8 NumPy array (what
     /// `quads.env.observe` gives).
+    #[expect(
+        unsafe_code,
+        reason = "a new array's slice without the borrow tracker's cost on every observation"
+    )]
     fn planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, numpy::PyArray3<u8>>> {
         let arr = numpy::PyArray3::zeros(py, [4, 4, crate::planes::PLANES], false);
         // SAFETY: the array was just made here, contiguous, and nothing else holds it.
@@ -422,7 +426,10 @@ impl State {
     }
 
     /// Pickles as its rules, position, pending placement and history, all as text.
-    #[allow(clippy::type_complexity)]
+    #[expect(
+        clippy::type_complexity,
+        reason = "pickle's (constructor, arguments) pair, spelled out"
+    )]
     fn __reduce__(
         &self,
         py: Python<'_>,

@@ -171,7 +171,10 @@ impl VectorEnv {
     /// answers inside the step, searching `opponent_nodes` nodes a move.
     #[new]
     #[pyo3(signature = (rules = None, num_envs = 1024, seed = 0, auto_reset = None, threads = 1, opponent = None, seat = Some(0), opponent_nodes = None))]
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the keyword arguments of a Python class"
+    )]
     fn new(
         py: Python<'_>,
         rules: Option<&Bound<'_, PyAny>>,

@@ -166,7 +166,10 @@ impl Slots<'_> {
     #[inline(always)]
     pub(super) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
-        #[allow(unsafe_code)]
+        #[expect(
+            unsafe_code,
+            reason = "the prefetch intrinsic is unsafe, though only a hint"
+        )]
         if let Some(bucket) = self.bucket(key) {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
             // SAFETY: a prefetch is only a hint: it reads nothing the program sees and cannot

@@ -17,7 +17,7 @@ pub const ARENAS: i32 = 2;
 /// server's threads start (arenas made before stay). Elsewhere than on glibc, nothing.
 pub fn cap_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    #[allow(unsafe_code)]
+    #[expect(unsafe_code, reason = "mallopt has no safe wrapper in libc")]
     // SAFETY: mallopt only sets one of malloc's tunables; it takes no pointer, and glibc
     // takes its own lock for it.
     unsafe {
