@@ -5,7 +5,7 @@
 
 use quads_bots::{Limit, Strategy};
 use quads_protocol::Go;
-use quads_rules::{Move, Outcome, Position, Rules, Square};
+use quads_rules::{ByPlayer, Move, Outcome, Player, Position, Rules, Square};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -39,13 +39,22 @@ impl Autoreset {
     }
 }
 
+/// What a step gave each player.
+type Rewards = ByPlayer<f32>;
+
+/// Nothing to either player.
+const NOTHING: Rewards = ByPlayer {
+    first: 0.0,
+    second: 0.0,
+};
+
 /// A level that plays the other seat of every game: its strategy and its move's node budget.
 #[derive(Copy, Clone, Debug)]
 pub struct Opponent {
     pub strategy: Strategy,
     pub nodes: u64,
     /// The agent's seat, or `None` for one drawn at each start from the game's RNG.
-    pub seat: Option<usize>,
+    pub seat: Option<Player>,
 }
 
 /// The opponent's side of one game: its own RNG, so the agent's samples do not move it.
@@ -53,7 +62,7 @@ struct Answering {
     opponent: Opponent,
     rng: ChaCha8Rng,
     /// The agent's seat in this game.
-    seat: usize,
+    seat: Player,
 }
 
 /// One game of the batch.
@@ -84,7 +93,7 @@ impl Game {
             Box::new(Answering {
                 opponent,
                 rng,
-                seat: 0,
+                seat: Player::First,
             })
         });
         let mut g = Game {
@@ -111,7 +120,7 @@ impl Game {
         if let Some(a) = &mut self.against {
             a.seat = match a.opponent.seat {
                 Some(seat) => seat,
-                None => (self.rng.next_u32() & 1) as usize,
+                None => Player::from_index((self.rng.next_u32() & 1) as usize),
             };
             // The start cannot end a game.
             self.answer(rules);
@@ -119,19 +128,19 @@ impl Game {
     }
 
     /// The agent's seat, or `None` when both seats are the caller's.
-    pub fn seat(&self) -> Option<usize> {
+    pub fn seat(&self) -> Option<Player> {
         self.against.as_ref().map(|a| a.seat)
     }
 
     /// The opponent's whole moves while it is to move: what they gave each player and
     /// whether the game ended.
-    fn answer(&mut self, rules: &Rules) -> ([f32; 2], bool) {
+    fn answer(&mut self, rules: &Rules) -> (Rewards, bool) {
         loop {
             let Some(a) = &mut self.against else {
-                return ([0.0; 2], false);
+                return (NOTHING, false);
             };
-            if !self.live || self.pending.is_some() || self.pos.to_move().index() == a.seat {
-                return ([0.0; 2], false);
+            if !self.live || self.pending.is_some() || self.pos.to_move() == a.seat {
+                return (NOTHING, false);
             }
             let go = Go {
                 position: self.pos,
@@ -155,15 +164,15 @@ impl Game {
 
     /// Plays `a` (its mask kept up to date): what it gave each player and whether the game
     /// ended.
-    fn act(&mut self, rules: &Rules, a: i64) -> ([f32; 2], bool) {
-        let actor = self.pos.to_move().index();
+    fn act(&mut self, rules: &Rules, a: i64) -> (Rewards, bool) {
+        let actor = self.pos.to_move();
         let legal = usize::try_from(a)
             .ok()
             .filter(|&i| i < NUM_ACTIONS && self.mask & (1 << i) != 0)
             .and_then(Action::of);
         let Some(action) = legal else {
             // As the AEC environment's TerminateIllegalWrapper: −1 to its maker, 0 to the other.
-            let mut r = [0.0; 2];
+            let mut r = NOTHING;
             r[actor] = -1.0;
             self.live = false;
             self.mask = 0;
@@ -177,7 +186,7 @@ impl Game {
             };
             self.pending = Some(to);
             self.mask = halfmove::live_mask(&self.pos, self.pending);
-            return ([0.0; 2], false);
+            return (NOTHING, false);
         };
         // Legal: the mask allowed the action and `move_of_live` read it as a move.
         let (r, ended) = self.finish(rules, m);
@@ -188,21 +197,21 @@ impl Game {
     }
 
     /// Plays the legal whole move `m`: what it gave each player and whether the game ended.
-    fn finish(&mut self, rules: &Rules, m: Move) -> ([f32; 2], bool) {
+    fn finish(&mut self, rules: &Rules, m: Move) -> (Rewards, bool) {
         self.pos = self.pos.play_unchecked(m, rules);
         self.pending = None;
         if !halfmove::ends(&m) {
             self.mask = halfmove::live_mask(&self.pos, None);
-            return ([0.0; 2], false);
+            return (NOTHING, false);
         }
         self.live = false;
         self.mask = 0;
         match self.pos.outcome(rules) {
-            None => ([0.0; 2], false),
-            Some(Outcome::Draw) => ([0.0; 2], true),
+            None => (NOTHING, false),
+            Some(Outcome::Draw) => (NOTHING, true),
             Some(Outcome::Win(p)) => {
-                let mut r = [-1.0; 2];
-                r[p.index()] = 1.0;
+                let mut r = ByPlayer::from([-1.0; 2]);
+                r[p] = 1.0;
                 (r, true)
             }
         }
@@ -281,9 +290,10 @@ pub fn step_slice(
                     g.over = true;
                 }
             }
+            // The row of the rewards array: the agent's and the opponent's, or by seat.
             match seat {
-                Some(s) => ([r[s], r[1 - s]], ended),
-                None => (r, ended),
+                Some(s) => ([r[s], r[s.other()]], ended),
+                None => (r.into_array(), ended),
             }
         };
         out.rewards[2 * i..2 * i + 2].copy_from_slice(&rewards);

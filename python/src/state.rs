@@ -5,7 +5,7 @@
 use numpy::PyArrayMethods;
 use pyo3::prelude::*;
 use pyo3::types::PyAny;
-use quads_rules::{perft, Move, Outcome, Position, Reason, Rules, Square, Then};
+use quads_rules::{perft, ByPlayer, Move, Outcome, Position, Reason, Rules, Square, Then};
 
 use crate::actions::{Action, NUM_ACTIONS};
 use crate::halfmove;
@@ -191,14 +191,11 @@ impl State {
     /// Each player's result: `[1.0, -1.0]`, `[-1.0, 1.0]`, or `[0.0, 0.0]` (a draw, or the game
     /// goes on).
     fn returns(&self) -> [f64; 2] {
-        match self.outcome() {
-            Some(Outcome::Win(p)) => {
-                let mut r = [-1.0; 2];
-                r[p.index()] = 1.0;
-                r
-            }
-            _ => [0.0; 2],
-        }
+        let r = match self.outcome() {
+            Some(Outcome::Win(p)) => ByPlayer::new_with(|q| if q == p { 1.0 } else { -1.0 }),
+            _ => ByPlayer::new_with(|_| 0.0),
+        };
+        r.into_array()
     }
 
     /// Every legal whole move, as the CLI writes it, in the rules crate's order.

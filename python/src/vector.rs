@@ -8,7 +8,7 @@
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use quads_rules::Rules;
+use quads_rules::{Player, Rules};
 
 use crate::actions::NUM_ACTIONS;
 use crate::games::{reset_slice, step_slice, Autoreset, Game, Opponent, Out};
@@ -200,9 +200,11 @@ impl VectorEnv {
         let against = match &opponent {
             None => None,
             Some(name) => {
-                if seat.is_some_and(|s| s > 1) {
-                    return Err(QuadsError::new_err("seat must be 0, 1 or None"));
-                }
+                let seat = match seat {
+                    None => None,
+                    Some(s @ (0 | 1)) => Some(Player::from_index(s)),
+                    Some(_) => return Err(QuadsError::new_err("seat must be 0, 1 or None")),
+                };
                 Some(Opponent {
                     strategy: strategy_of(name)?,
                     nodes: opponent_nodes.unwrap_or(DEFAULT_NODES),
@@ -393,7 +395,10 @@ impl VectorEnv {
     /// `(num_envs,)` int8: the caller's seat in each game against an opponent (−1 without).
     #[getter]
     fn seats<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        let seats = self.games.iter().map(|g| g.seat().map_or(-1, |s| s as i8));
+        let seats = self
+            .games
+            .iter()
+            .map(|g| g.seat().map_or(-1, |s| s.index() as i8));
         PyArray1::from_iter(py, seats)
     }
 

@@ -104,18 +104,10 @@ pub async fn serve(
     Ok(())
 }
 
-/// SIGINT or SIGTERM.
+/// SIGINT or SIGTERM, heard where every long command hears them (quads_results::signals);
+/// never, where neither can be listened to.
 async fn stopped() {
-    use tokio::signal::unix::{signal, SignalKind};
-    match signal(SignalKind::terminate()) {
-        Ok(mut term) => {
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = term.recv() => {}
-            }
-        }
-        Err(_) => {
-            let _ = tokio::signal::ctrl_c().await;
-        }
+    if !quads_results::signals::stop_signal().await {
+        std::future::pending::<()>().await;
     }
 }
