@@ -73,10 +73,14 @@ impl Talk {
             direction: Direction::Sent,
             text: text.clone(),
         });
-        self.bot
-            .send(&text)
-            .await
-            .map_err(|gone| unsent(gone, &text))
+        match self.bot.send(&text).await {
+            Ok(()) => Ok(()),
+            // An exit is told by the next answer awaited ("… while the referee waited for
+            // `readyok`"), the same words whether the write lost the race with the exit or
+            // not: a bot that exits on reading `newgame` gets one verdict, not two by timing.
+            Err(Reply::Exited(_)) => Ok(()),
+            Err(_) => Err(unsent(&text)),
+        }
     }
 
     /// The next line that is not `info`, within `limit`.
@@ -317,34 +321,17 @@ fn read_move(line: &str) -> Result<Move, Failed> {
     })
 }
 
-/// A bot that did not answer, in its author's terms.
-/// Why a line could not be sent: the bot was gone before it could read it.
-fn unsent(gone: Reply, line: &str) -> Failed {
+/// Why a line could not be sent to a bot still running: it closed its stdin, or stopped
+/// reading it. (A bot that exited is told by the answer awaited next: see `Talk::send`.)
+fn unsent(line: &str) -> Failed {
     // The referee's own line, by its first word: never anything of the bot's.
     let word = line.split_whitespace().next().unwrap_or_default();
-    match gone {
-        Reply::Exited(exit) => Failed::new(
-            format!(
-                "the bot {} before the referee could send `{line}`{}",
-                crate::describe_exit(exit.status),
-                if line.starts_with("quads ") {
-                    crate::fault::last_words(&exit)
-                } else {
-                    String::new()
-                }
-            ),
-            format!(
-                "the bot {} before the referee could send `{word}`",
-                crate::describe_exit(exit.status)
-            ),
+    Failed::new(
+        format!(
+            "the bot stopped reading its stdin (closed it, or left it full for 5 s) before the referee could send `{line}`"
         ),
-        _ => Failed::new(
-            format!(
-                "the bot stopped reading its stdin (closed it, or left it full for 5 s) before the referee could send `{line}`"
-            ),
-            format!("the bot stopped reading its stdin before the referee could send `{word}`"),
-        ),
-    }
+        format!("the bot stopped reading its stdin before the referee could send `{word}`"),
+    )
 }
 
 fn describe(reply: Reply, waiting_for: &str) -> Failed {
