@@ -7,15 +7,15 @@
 
 use std::path::Path;
 
-use crate::http::versions::{accept, Upload};
-use crate::http::{secret, App};
+use crate::domain::entrants::secret;
+use crate::domain::versions::{accept, Upload};
+use crate::domain::{App, DomainError};
 use crate::secret::hash;
-use crate::ApiError;
 
 /// Signs up and uploads the folders of `dir` not signed up yet: the names, in order.
-pub async fn seed(app: &App, dir: &Path) -> Result<Vec<String>, ApiError> {
+pub async fn seed(app: &App, dir: &Path) -> Result<Vec<String>, DomainError> {
     let mut folders: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| ApiError::bad(format!("demo_entrants {}: {e}", dir.display())))?
+        .map_err(|e| DomainError::Invalid(format!("demo_entrants {}: {e}", dir.display())))?
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.join(quads_tournament::entrants::MANIFEST).is_file())
@@ -31,13 +31,14 @@ pub async fn seed(app: &App, dir: &Path) -> Result<Vec<String>, ApiError> {
         if store.entrant_named(&name).await?.is_some() {
             continue;
         }
-        let bytes = crate::pack::pack(&folder)
-            .map_err(|e| ApiError::bad(format!("demo_entrants {}: {e}", folder.display())))?;
+        let bytes = crate::pack::pack(&folder).map_err(|e| {
+            DomainError::Invalid(format!("demo_entrants {}: {e}", folder.display()))
+        })?;
         store.sign_up(&name, None, &hash(&secret()?)).await?;
         let who = store
             .entrant_named(&name)
             .await?
-            .ok_or_else(|| ApiError::internal("a demo entrant vanished"))?;
+            .ok_or_else(|| DomainError::failed("a demo entrant vanished"))?;
         accept(app, &who, Upload::Archive(bytes)).await?;
         added.push(name);
     }

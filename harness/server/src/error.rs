@@ -1,11 +1,15 @@
 //! The server's errors: one that stops it from starting (`ServerError`), and one an API call
-//! answers with (`ApiError`: a status and a one-line JSON body, `{"error": "..."}`).
+//! answers with (`ApiError`: a status and a one-line JSON body, `{"error": "..."}`), made
+//! from the domain's (crate::domain::DomainError) by its kind.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+
+use crate::domain::DomainError;
+use crate::store::StoreError;
 
 /// Why the server cannot start or stopped.
 #[derive(Debug, thiserror::Error)]
@@ -117,5 +121,31 @@ impl IntoResponse for ApiError {
             );
         }
         response
+    }
+}
+
+impl From<DomainError> for ApiError {
+    fn from(e: DomainError) -> ApiError {
+        let status = match &e {
+            DomainError::Unknown(_) => StatusCode::UNAUTHORIZED,
+            DomainError::Forbidden(_) => StatusCode::FORBIDDEN,
+            DomainError::NotFound(_) => StatusCode::NOT_FOUND,
+            DomainError::Conflict(_) => StatusCode::CONFLICT,
+            DomainError::Invalid(_) => StatusCode::BAD_REQUEST,
+            DomainError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            DomainError::Unacceptable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            DomainError::TooOften {
+                message,
+                retry_after,
+            } => return ApiError::too_many(message.clone(), *retry_after),
+            DomainError::Failed(what) => return ApiError::internal(what),
+        };
+        ApiError::new(status, e.to_string())
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        DomainError::from(e).into()
     }
 }

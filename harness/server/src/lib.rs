@@ -11,6 +11,7 @@
 
 pub mod config;
 mod demo;
+mod domain;
 mod error;
 mod http;
 mod ladder;
@@ -42,9 +43,9 @@ pub async fn serve(
         std::fs::create_dir_all(&dir).map_err(|source| ServerError::Data { path: dir, source })?;
     }
     let store = store::Store::open(&config.database).await?;
-    let database = |e: ApiError| ServerError::Database {
+    let database = |e: store::StoreError| ServerError::Database {
         url: store::redacted(&config.database),
-        why: e.message,
+        why: e.to_string(),
     };
     store.recover().await.map_err(database)?;
     // The server's own workers died with it: their matches are played again (once).
@@ -93,11 +94,11 @@ pub async fn serve(
     ));
     let demo = config.demo_entrants.clone();
     let client_timeout = config.client_timeout;
-    let app = http::App::new(config, store, signals, bench, boards);
+    let app = domain::App::new(config, store, signals, bench, boards);
     if let Some(dir) = demo {
         demo::seed(&app, &dir)
             .await
-            .map_err(|e| ServerError::Demo { why: e.message })?;
+            .map_err(|e| ServerError::Demo { why: e.to_string() })?;
     }
     let app = routes::router(app);
     http::accept::serve(listener, app, client_timeout, stopped()).await;

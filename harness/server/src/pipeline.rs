@@ -59,7 +59,7 @@ pub async fn run(config: ServerConfig, store: Store, bench: Arc<Bench>, signals:
                     ),
                     Err(e) => tracing::error!(
                         job = job.id,
-                        error = %e.message,
+                        error = %e,
                         "a check's result cannot be written"
                     ),
                 }
@@ -67,7 +67,7 @@ pub async fn run(config: ServerConfig, store: Store, bench: Arc<Bench>, signals:
             }
             Ok(None) => signals.queued.notified().await,
             Err(e) => {
-                tracing::error!(error = %e.message, "the pipeline cannot claim a job");
+                tracing::error!(error = %e, "the pipeline cannot claim a job");
                 signals.queued.notified().await;
             }
         }

@@ -9,7 +9,8 @@ use axum::Router;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
-use crate::http::{self, App};
+use crate::domain::App;
+use crate::http;
 use crate::{pages, ApiError};
 
 pub fn router(app: App) -> Router {
@@ -24,7 +25,10 @@ pub fn router(app: App) -> Router {
         })
         .layer(DefaultBodyLimit::max(limit))
         .layer(axum::middleware::from_fn_with_state(
-            app.clone(),
+            http::guesses::Guard {
+                limit: app.0.config.guesses,
+                guesses: std::sync::Arc::default(),
+            },
             http::guesses::guard,
         ))
         // Every answer: no sniffing (a bot's log is text, never a page), and the pages' CSP

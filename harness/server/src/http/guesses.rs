@@ -14,7 +14,6 @@ use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::App;
 use crate::ApiError;
 
 /// The window the count is kept over.
@@ -61,9 +60,17 @@ fn carries_token(req: &Request) -> bool {
         || (req.method() == Method::POST && req.uri().path() == "/login")
 }
 
+/// The layer's state: the wrong tokens an address may send in a minute (0: any), and the
+/// count.
+#[derive(Clone)]
+pub(crate) struct Guard {
+    pub(crate) limit: u32,
+    pub(crate) guesses: std::sync::Arc<Guesses>,
+}
+
 /// The layer: refuses a guesser, and counts the wrong tokens it sends.
-pub(crate) async fn guard(State(app): State<App>, req: Request, next: Next) -> Response {
-    let limit = app.0.config.guesses;
+pub(crate) async fn guard(State(guard): State<Guard>, req: Request, next: Next) -> Response {
+    let limit = guard.limit;
     let ip = req
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
@@ -71,7 +78,7 @@ pub(crate) async fn guard(State(app): State<App>, req: Request, next: Next) -> R
     let (Some(ip), true, true) = (ip, limit > 0, carries_token(&req)) else {
         return next.run(req).await;
     };
-    let guesses = &app.0.guesses;
+    let guesses = &guard.guesses;
     if let Some(left) = guesses.refused(ip, limit, Instant::now()) {
         let secs = left.as_secs() + 1;
         let mut r = ApiError::new(

@@ -42,8 +42,6 @@ pub(crate) mod matches;
 pub(crate) mod versions;
 mod workers;
 
-use std::sync::Arc;
-
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -52,47 +50,12 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::ladder::Bench;
-use crate::secret::{hash, new_secret, same};
+use crate::domain::entrants;
+pub(crate) use crate::domain::App;
+use crate::secret::{hash, same};
 use crate::session::{self, Visitor};
-use crate::signals::Signals;
-use crate::store::{Entrant, Store};
-use crate::{ApiError, ServerConfig, Signup};
-
-/// What every handler sees.
-#[derive(Clone)]
-pub struct App(pub(crate) Arc<Inner>);
-
-pub(crate) struct Inner {
-    pub(crate) config: ServerConfig,
-    pub(crate) store: Store,
-    pub(crate) signals: Arc<Signals>,
-    /// The versions built and admitted here: the only ones a worker, here or remote, plays.
-    pub(crate) bench: Arc<Bench>,
-    /// Wrong tokens per address, to refuse a guesser.
-    pub(crate) guesses: guesses::Guesses,
-    /// The ladder's games read, the last leaderboard and the latest ratings.
-    pub(crate) boards: Arc<crate::ladder::Boards>,
-}
-
-impl App {
-    pub fn new(
-        config: ServerConfig,
-        store: Store,
-        signals: Arc<Signals>,
-        bench: Arc<Bench>,
-        boards: Arc<crate::ladder::Boards>,
-    ) -> App {
-        App(Arc::new(Inner {
-            config,
-            store,
-            signals,
-            bench,
-            guesses: guesses::Guesses::default(),
-            boards,
-        }))
-    }
-}
+use crate::store::Entrant;
+use crate::ApiError;
 
 /// The API's calls (the table above), for [`crate::routes`] to join with the pages'.
 pub(crate) fn api(router: Router<App>) -> Router<App> {
@@ -193,17 +156,6 @@ async fn entrant(app: &App, headers: &HeaderMap) -> Result<Entrant, ApiError> {
         .ok_or_else(unauthorized)
 }
 
-/// A refusal if the host disabled the entrant.
-fn enabled(who: &Entrant) -> Result<(), ApiError> {
-    match &who.disabled {
-        Some(why) => Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            format!("the host disabled this account: {why}"),
-        )),
-        None => Ok(()),
-    }
-}
-
 /// The host's token, or a refusal (403 for an entrant's token, 401 for none or an unknown
 /// one). A token only, never the session cookie: the host's API calls act.
 async fn admin(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
@@ -217,21 +169,10 @@ async fn admin(app: &App, headers: &HeaderMap) -> Result<(), ApiError> {
     }
 }
 
-pub(crate) fn secret() -> Result<String, ApiError> {
-    new_secret().map_err(|e| ApiError::internal(format!("no randomness: {e}")))
-}
-
 async fn invite(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
     admin(&app, &headers).await?;
-    let code = new_invite(&app).await?;
+    let code = entrants::new_invite(&app).await?;
     Ok((StatusCode::CREATED, Json(json!({ "invite": code }))).into_response())
-}
-
-/// A new invite code (kept as its hash).
-pub(crate) async fn new_invite(app: &App) -> Result<String, ApiError> {
-    let code = secret()?;
-    app.0.store.add_invite(&hash(&code)).await?;
-    Ok(code)
 }
 
 #[derive(Deserialize)]
@@ -241,56 +182,14 @@ struct SignUp {
     invite: Option<String>,
 }
 
-/// A name as manifests have them: 1 to 32 letters, digits, `-`, `_`, `.`, not starting with
-/// a dot.
-fn check_name(name: &str) -> Result<(), ApiError> {
-    let ok = (1..=32).contains(&name.len())
-        && !name.starts_with('.')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if ok {
-        Ok(())
-    } else {
-        Err(ApiError::bad(
-            "a name has 1 to 32 letters, digits, `-`, `_` or `.`, and does not start with `.`",
-        ))
-    }
-}
-
 async fn sign_up(
     State(app): State<App>,
     body: Result<Json<SignUp>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(body) = body.map_err(|e| refused_body(&e))?;
-    let token = new_entrant(&app, &body.name, body.invite.as_deref()).await?;
+    let token = entrants::new_entrant(&app, &body.name, body.invite.as_deref()).await?;
     let body = json!({ "name": body.name, "token": token });
     Ok((StatusCode::CREATED, Json(body)).into_response())
-}
-
-/// Signs up entrant `name` (with the invite, if given): its new API token.
-pub(crate) async fn new_entrant(
-    app: &App,
-    name: &str,
-    invite: Option<&str>,
-) -> Result<String, ApiError> {
-    check_name(name)?;
-    let invite = match (app.0.config.signup, invite) {
-        (_, Some(code)) => Some(hash(code)),
-        (Signup::Open, None) => None,
-        (Signup::Invite, None) => {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "signing up needs an invite from the host",
-            ))
-        }
-    };
-    let token = secret()?;
-    app.0
-        .store
-        .sign_up(name, invite.as_deref(), &hash(&token))
-        .await?;
-    Ok(token)
 }
 
 async fn me(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
@@ -338,12 +237,6 @@ struct Board {
     pairs: bool,
 }
 
-/// The leaderboard now (made again only when something changed since the last).
-pub(crate) async fn board(app: &App) -> Result<Arc<crate::ladder::Board>, ApiError> {
-    let generation = *app.0.signals.changed.borrow();
-    app.0.boards.get(generation, &app.0.store).await
-}
-
 async fn leaderboard(
     State(app): State<App>,
     query: Result<axum::extract::Query<Board>, axum::extract::rejection::QueryRejection>,
@@ -351,16 +244,13 @@ async fn leaderboard(
     let query = query.map_err(|e| ApiError::bad(e.body_text()))?;
     let mut waiter = Waiter::new(&app, query.wait);
     loop {
-        let board = board(&app).await?;
-        let value = &board.value;
-        let rows = value["rows"].as_array().map_or(&[][..], Vec::as_slice);
+        let board = crate::domain::board(&app).await?;
+        let standings = &board.standings;
+        let rows = &standings.rows;
         let each = query.each.unwrap_or(0);
-        let everyone = rows.len() as u64 >= value["active"].as_u64().unwrap_or(0)
-            && rows
-                .iter()
-                .all(|r| r["games"].as_u64().unwrap_or(0) >= each);
+        let everyone = rows.len() >= standings.active && rows.iter().all(|r| r.games >= each);
         // A wait is also for the ratings of those games.
-        let enough = value["games"].as_u64().unwrap_or(0) as usize >= query.games.unwrap_or(0)
+        let enough = standings.games >= query.games.unwrap_or(0)
             && (each == 0 || everyone)
             && (query.wait.is_none() || board.fresh);
         if enough || !waiter.again().await {

@@ -1,28 +1,21 @@
-//! An entrant's versions: the upload (checked, unpacked under the server's limits, its
-//! manifest read, packed and kept by digest, then queued for the pipeline), a version's
-//! status (a long poll), its check's report and build log, and its files.
-
-use std::path::{Path, PathBuf};
+//! An entrant's versions over the API: the upload's form read (its body bounded) and taken
+//! (crate::domain::versions), a version's status (a long poll), its check's report and build
+//! log, and its files.
 
 use axum::extract::{Multipart, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use quads_tournament::entrants::{read_entrants, Listed, MANIFEST};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{entrant, query, reader, secret, App, Query, UrlPath, Waiter};
-use crate::pipeline;
+use super::{entrant, query, reader, App, Query, UrlPath, Waiter};
+use crate::domain::versions::{accept, check_texts, no_version, Upload};
 use crate::store::{Entrant, Version};
-use crate::unpack::{one_file, unpack, UnpackError};
-use crate::{pack, ApiError};
+use crate::ApiError;
 
 /// Room for a multipart body's boundaries and headers beyond the upload's limit.
 pub const MULTIPART_ROOM: usize = 64 << 10;
-
-/// The switch that stops uploads.
-pub const FROZEN: &str = "frozen";
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -75,35 +68,6 @@ pub(super) async fn report(
     Ok(Json(body).into_response())
 }
 
-/// Version `n` of `who`'s check: its report and its build log, as far as there are any, with
-/// the server's folders taken out.
-pub(crate) async fn check_texts(
-    app: &App,
-    who: &Entrant,
-    n: i64,
-) -> Result<(Option<String>, Option<String>), ApiError> {
-    let job = app
-        .0
-        .store
-        .job_of(who.id, n)
-        .await?
-        .ok_or_else(no_version)?;
-    let dir = pipeline::folder(&app.0.config, job);
-    let read = |p: PathBuf| {
-        std::fs::read_to_string(p)
-            .ok()
-            .map(|t| t.replace(&format!("{}/", dir.display()), ""))
-    };
-    Ok((
-        read(dir.join("out").join(quads_record::files::ENTRANTS_MD)),
-        read(quads_tournament::build_log(&dir.join("out"), &who.name)),
-    ))
-}
-
-pub(super) fn no_version() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "you have no such version")
-}
-
 /// The caller and its version `n`.
 async fn own_version(
     app: &App,
@@ -139,16 +103,6 @@ pub(super) async fn download(
         bytes,
     )
         .into_response())
-}
-
-/// What a multipart upload held.
-pub(crate) enum Upload {
-    Archive(Vec<u8>),
-    File {
-        name: String,
-        bytes: Vec<u8>,
-        manifest: Vec<u8>,
-    },
 }
 
 /// The upload a form holds, and its `csrf` field if it has one (the pages' form does). A file
@@ -276,125 +230,4 @@ pub(crate) async fn read_form(
         .await
         .map_err(|e| ApiError::bad(e.body_text()))?;
     read_upload(form, config.limits.upload_bytes).await
-}
-
-/// Takes an entrant's upload as its next version, queued for the pipeline: what the API
-/// answers.
-pub(crate) async fn accept(
-    app: &App,
-    who: &Entrant,
-    upload: Upload,
-) -> Result<serde_json::Value, ApiError> {
-    super::enabled(who)?;
-    if app.0.store.switch(FROZEN).await? {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "uploads are frozen: the host has closed the event to new versions",
-        ));
-    }
-    let config = &app.0.config;
-    // Over a quota already: refused before anything is unpacked or stored. (The bound itself
-    // is the one statement that records the version: a burst sent at once passes this
-    // together, and is held there.)
-    let usage = app.0.store.usage(who.id).await?;
-    if let Some(refused) = crate::store::over_quota(&config.quotas, &usage, 0) {
-        return Err(refused);
-    }
-    // A staging folder of its own, named by a secret: two uploads never share one.
-    let staging = config.staging().join(secret()?);
-    let folder = staging.join(&who.name);
-    let (limits, name, blobs) = (config.limits, who.name.clone(), config.blobs());
-    let checked = tokio::task::spawn_blocking({
-        let (staging, folder) = (staging.clone(), folder.clone());
-        move || check_and_keep(upload, &staging, &folder, &name, &limits, &blobs)
-    })
-    .await
-    .map_err(ApiError::internal);
-    let _ = std::fs::remove_dir_all(&staging);
-    let (digest, files, bytes) = checked??;
-    let (number, superseded) = app
-        .0
-        .store
-        .add_version(who.id, &digest, files as i64, bytes as i64, &config.quotas)
-        .await?;
-    app.0.signals.stop(&superseded);
-    app.0.signals.queued.notify_one();
-    Ok(json!({
-        "version": number,
-        "digest": digest,
-        "files": files,
-        "bytes": bytes,
-        "status": "queued",
-    }))
-}
-
-/// Unpacks, reads the manifest, packs the canonical form and keeps it: (digest, files, bytes).
-fn check_and_keep(
-    upload: Upload,
-    staging: &Path,
-    folder: &Path,
-    entrant: &str,
-    limits: &crate::Limits,
-    blobs: &Path,
-) -> Result<(String, u64, u64), ApiError> {
-    std::fs::create_dir_all(folder).map_err(ApiError::internal)?;
-    let unpacked = match upload {
-        Upload::Archive(a) => unpack(&a, folder, limits),
-        Upload::File {
-            name,
-            bytes,
-            manifest,
-        } => {
-            if name == MANIFEST {
-                return Err(ApiError::bad(format!(
-                    "the file is named {MANIFEST}: give the bot's file and its manifest apart"
-                )));
-            }
-            one_file(&name, &bytes, folder, limits)
-                .and_then(|_| one_file(MANIFEST, &manifest, folder, limits))
-                .map(|_| crate::unpack::Unpacked {
-                    files: 2,
-                    bytes: (bytes.len() + manifest.len()) as u64,
-                })
-        }
-    };
-    let unpacked = unpacked.map_err(|e| match e {
-        UnpackError::Io(_) => ApiError::internal(&e),
-        UnpackError::TooBig(_) | UnpackError::TooMany(_) => {
-            ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, e.to_string())
-        }
-        _ => ApiError::bad(e.to_string()),
-    })?;
-    let listed = read_entrants(staging, &[]).map_err(ApiError::internal)?;
-    let shown = |why: &str| why.replace(&format!("{}/", folder.display()), "");
-    match listed.as_slice() {
-        [Listed::Entrant(e)] if e.about.name == entrant => {}
-        [Listed::Entrant(e)] => {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!(
-                    "{MANIFEST} names the bot `{}`, but this is `{entrant}`'s account: name it `{entrant}`",
-                    e.about.name
-                ),
-            ))
-        }
-        [Listed::Rejected(_, why)] => {
-            return Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, shown(why)))
-        }
-        _ => return Err(ApiError::internal("the staging folder holds more than the upload")),
-    }
-    let packed = pack::pack(folder).map_err(ApiError::internal)?;
-    let digest = pack::digest(&packed);
-    let path = blobs.join(format!("{digest}.tar.gz"));
-    if !path.exists() {
-        // A partial file named by this upload's own staging folder: never another's.
-        let own = staging
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned());
-        let part = blobs.join(format!("{digest}.part-{}", own.unwrap_or_default()));
-        std::fs::write(&part, &packed)
-            .and_then(|()| std::fs::rename(&part, &path))
-            .map_err(|e| ApiError::internal(format!("{}: {e}", path.display())))?;
-    }
-    Ok((digest, unpacked.files, unpacked.bytes))
 }

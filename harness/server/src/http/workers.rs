@@ -14,7 +14,8 @@ use quads_record::GameRecord;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{admin, bearer, body, check_name, secret, unauthorized, App, Body, UrlPath, Waiter};
+use super::{admin, bearer, body, unauthorized, App, Body, UrlPath, Waiter};
+use crate::domain::entrants::{check_name, secret};
 use crate::ladder::worker::{folder, hand_in, judge, next_match, GAMES, LOCAL};
 use crate::secret::{hash, same};
 use crate::store::MatchJob;

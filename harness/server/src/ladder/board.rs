@@ -13,15 +13,44 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use quads_record::GameRecord;
+use serde::Serialize;
 
 use super::standings::{Counted, Ladder, Rated};
+use crate::domain::DomainError;
 use crate::store::Store;
-use crate::ApiError;
 
-/// A leaderboard, as JSON and as the bytes sent.
+/// The leaderboard's standings: its games, how many its ratings were fitted on, the active
+/// bots, and a row per entrant.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Standings {
+    pub games: usize,
+    pub rated: usize,
+    pub active: usize,
+    pub rows: Vec<Row>,
+}
+
+/// An entrant's row: its games won, drawn and lost, its score in percent, and its rating with
+/// the ends of its 95% interval (rounded to a tenth; `None` before its first fit, or for an
+/// end that is unbounded).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    pub name: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub score: f64,
+    pub elo: Option<f64>,
+    pub elo_low: Option<f64>,
+    pub elo_high: Option<f64>,
+}
+
+/// A leaderboard, as data and as the bytes sent.
 pub struct Board {
     /// The board without its pairs.
-    pub value: serde_json::Value,
+    pub standings: Standings,
+    /// The same as JSON (its keys in order, as every body of the board has them).
+    value: serde_json::Value,
     body: Bytes,
     /// Its games and names in its order, for its pairs: every pair that has met, with its
     /// games; with 200 entrants some 20,000 of them, 30 times the rest, so counted and sent only
@@ -108,7 +137,7 @@ impl Boards {
     /// meanwhile bumps the counter again, so nothing stale is kept past it). Only the matches
     /// changed since the last call are read (their stamps, crate::store), and only the games of
     /// those that start counting are fetched and parsed; a match rerun takes its games out.
-    pub async fn ladder(&self, generation: u64, store: &Store) -> Result<Arc<Ladder>, ApiError> {
+    pub async fn ladder(&self, generation: u64, store: &Store) -> Result<Arc<Ladder>, DomainError> {
         let mut kept = self.kept.lock().await;
         if let Some((g, ladder)) = &kept.ladder {
             if *g == generation {
@@ -130,7 +159,7 @@ impl Boards {
             }
         }
         for (id, m, text) in store.records_of_matches(&counted).await? {
-            let r: GameRecord = serde_json::from_str(&text).map_err(ApiError::internal)?;
+            let r: GameRecord = serde_json::from_str(&text).map_err(DomainError::failed)?;
             let mut name = |n: &str| -> u32 {
                 if let Some(&i) = kept.index.get(n) {
                     return i;
@@ -168,7 +197,7 @@ impl Boards {
 
     /// The leaderboard at change `generation`: the games' counts now, with the latest
     /// ratings fitted.
-    pub async fn get(&self, generation: u64, store: &Store) -> Result<Arc<Board>, ApiError> {
+    pub async fn get(&self, generation: u64, store: &Store) -> Result<Arc<Board>, DomainError> {
         let ladder = self.ladder(generation, store).await?;
         let rated = self.rated.lock().expect("the ratings' lock").clone();
         let key = (generation, rated.as_ref().map_or(0, |r| r.serial));
@@ -231,7 +260,7 @@ fn board(ladder: Arc<Ladder>, actives: &[String], rated: Option<&Rated>) -> Boar
         counts[a][outcome(g.score)] += 1;
         counts[b][outcome(1.0 - g.score)] += 1;
     }
-    let rows: Vec<serde_json::Value> = if ladder.games.is_empty() {
+    let rows: Vec<Row> = if ladder.games.is_empty() {
         Vec::new()
     } else {
         names
@@ -245,25 +274,31 @@ fn board(ladder: Arc<Ladder>, actives: &[String], rated: Option<&Rated>) -> Boar
                     100.0 * (wins as f64 + 0.5 * draws as f64) / games as f64
                 };
                 let r = rated.and_then(|r| r.ratings.get(name));
-                serde_json::json!({
-                    "name": name, "games": games, "wins": wins, "draws": draws,
-                    "losses": losses, "score": score,
-                    "elo": r.map_or(serde_json::Value::Null, |r| finite(r.0)),
-                    "elo_low": r.map_or(serde_json::Value::Null, |r| finite(r.1)),
-                    "elo_high": r.map_or(serde_json::Value::Null, |r| finite(r.2)),
-                })
+                Row {
+                    name: name.clone(),
+                    games,
+                    wins,
+                    draws,
+                    losses,
+                    score,
+                    elo: r.and_then(|r| finite(r.0)),
+                    elo_low: r.and_then(|r| finite(r.1)),
+                    elo_high: r.and_then(|r| finite(r.2)),
+                }
             })
             .collect()
     };
     let fresh = rated.map_or(ladder.games.is_empty(), |r| r.seen == ladder.seen);
-    let value = serde_json::json!({
-        "games": ladder.games.len(),
-        "rated": rated.map_or(0, |r| r.games),
-        "active": actives.len(),
-        "rows": rows,
-    });
+    let standings = Standings {
+        games: ladder.games.len(),
+        rated: rated.map_or(0, |r| r.games),
+        active: actives.len(),
+        rows,
+    };
+    let value = serde_json::to_value(&standings).expect("JSON of the standings");
     let body = Bytes::from(serde_json::to_vec(&value).expect("JSON of JSON"));
     Board {
+        standings,
         value,
         body,
         ladder,
@@ -273,11 +308,8 @@ fn board(ladder: Arc<Ladder>, actives: &[String], rated: Option<&Rated>) -> Boar
     }
 }
 
-/// JSON has no infinity: an unbounded end of an interval is written as null.
-fn finite(x: f64) -> serde_json::Value {
-    if x.is_finite() {
-        serde_json::json!((x * 10.0).round() / 10.0)
-    } else {
-        serde_json::Value::Null
-    }
+/// A rating to a tenth; `None` for an unbounded end of an interval (JSON has no infinity: it
+/// is written as null).
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then(|| (x * 10.0).round() / 10.0)
 }

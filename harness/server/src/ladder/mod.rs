@@ -21,8 +21,9 @@ use std::sync::{Arc, Mutex};
 use quads_referee::BotSpec;
 use quads_tournament::Admission;
 
+use crate::domain::DomainError;
 use crate::store::{Kind, Store};
-use crate::{ApiError, ServerConfig};
+use crate::ServerConfig;
 
 /// The switch that stops workers taking matches.
 pub const LADDER_PAUSED: &str = "ladder_paused";
@@ -93,7 +94,11 @@ fn next_pair(versions: &[i64], played: &HashMap<(i64, i64), i64>) -> Option<(usi
 }
 
 /// Queues the next ladder match if none is waiting and two versions can play: whether it did.
-pub async fn fill(config: &ServerConfig, store: &Store, bench: &Bench) -> Result<bool, ApiError> {
+pub async fn fill(
+    config: &ServerConfig,
+    store: &Store,
+    bench: &Bench,
+) -> Result<bool, DomainError> {
     let on_ladder: Vec<i64> = store
         .players()
         .await?

@@ -69,7 +69,7 @@ pub async fn fitter(boards: Arc<Boards>, store: Store, signals: Arc<Signals>) {
         let ladder = match boards.ladder(generation, &store).await {
             Ok(ladder) => ladder,
             Err(e) => {
-                tracing::error!(error = %e.message, "the leaderboard cannot read the games");
+                tracing::error!(error = %e, "the leaderboard cannot read the games");
                 tokio::time::sleep(std::time::Duration::from_secs(1)).await;
                 continue;
             }
@@ -85,7 +85,7 @@ pub async fn fitter(boards: Arc<Boards>, store: Store, signals: Arc<Signals>) {
                 Ok(a) => a.into_iter().map(|a| a.entrant).collect::<Vec<_>>(),
                 Err(e) => {
                     tracing::error!(
-                        error = %e.message,
+                        error = %e,
                         "the leaderboard cannot read the entrants"
                     );
                     tokio::time::sleep(std::time::Duration::from_secs(1)).await;

@@ -13,9 +13,10 @@ use quads_record::{ByPlayer, GameRecord, Player};
 use quads_referee::{run_match, BotSpec, MatchConfig, Settings};
 
 use super::{fill, Bench, LADDER_PAUSED};
+use crate::domain::DomainError;
 use crate::signals::Signals;
 use crate::store::{MatchJob, Store};
-use crate::{ApiError, ServerConfig};
+use crate::ServerConfig;
 
 /// How often an idle worker looks for work it was not told about (a lease run out), at most.
 const IDLE: Duration = Duration::from_secs(5);
@@ -48,7 +49,7 @@ pub async fn run(
                 let _ = tokio::time::timeout(IDLE, changed.changed()).await;
             }
             Err(e) => {
-                tracing::error!(worker = %name, error = %e.message, "a worker of the server's failed");
+                tracing::error!(worker = %name, error = %e, "a worker of the server's failed");
                 let _ = tokio::time::timeout(IDLE, changed.changed()).await;
             }
         }
@@ -62,7 +63,7 @@ pub async fn next_match(
     store: &Store,
     bench: &Bench,
     holder: &str,
-) -> Result<Option<MatchJob>, ApiError> {
+) -> Result<Option<MatchJob>, DomainError> {
     let reaped = store.reap(None).await?;
     if reaped > 0 {
         tracing::warn!(
@@ -78,6 +79,7 @@ pub async fn next_match(
     store
         .claim_match(holder, &bench.versions(), ladder, config.lease)
         .await
+        .map_err(Into::into)
 }
 
 /// Counts a match's games if `holder` still holds it, then pauses a version that keeps
@@ -88,7 +90,7 @@ pub async fn hand_in(
     job: &MatchJob,
     holder: &str,
     records: &[GameRecord],
-) -> Result<bool, ApiError> {
+) -> Result<bool, DomainError> {
     let lines: Vec<String> = records.iter().map(GameRecord::to_json).collect();
     if !store.finish_match(job.id, holder, &lines).await? {
         return Ok(false);
@@ -106,7 +108,7 @@ async fn work_once(
     store: &Store,
     bench: &Bench,
     signals: &Signals,
-) -> Result<bool, ApiError> {
+) -> Result<bool, DomainError> {
     let Some(job) = next_match(config, store, bench, name).await? else {
         return Ok(false);
     };
@@ -254,7 +256,7 @@ async fn streak(
     store: &Store,
     version: i64,
     entrant: &str,
-) -> Result<(), ApiError> {
+) -> Result<(), DomainError> {
     let n = config.crash_streak;
     if n == 0 {
         return Ok(());
@@ -265,7 +267,7 @@ async fn streak(
     }
     let mut last = None;
     for text in &recent {
-        let r: GameRecord = serde_json::from_str(text).map_err(ApiError::internal)?;
+        let r: GameRecord = serde_json::from_str(text).map_err(DomainError::failed)?;
         let seat = if r.first.name == entrant {
             Player::First
         } else {
@@ -286,5 +288,5 @@ async fn streak(
         "paused: its last {n} games were lost by faults of its own (the last: {}); upload a new version",
         last.unwrap_or_default()
     );
-    store.pause_version(version, &reason).await
+    Ok(store.pause_version(version, &reason).await?)
 }

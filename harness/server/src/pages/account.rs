@@ -7,7 +7,8 @@ use maud::html;
 use serde::Deserialize;
 
 use super::{form, page, see_other, with_cookie, Form, PageError, Seen};
-use crate::http::{new_entrant, secret, App};
+use crate::domain::entrants::{new_entrant, secret};
+use crate::domain::App;
 use crate::secret::{hash, same};
 use crate::session::{self, check_csrf, SESSION_COOKIE, SESSION_SECONDS};
 use crate::{ApiError, Signup};

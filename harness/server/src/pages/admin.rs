@@ -1,5 +1,5 @@
 //! `/admin`: the host's page (invites, the switches, the entrants, the final tournament) and
-//! its forms, each the API's own action (crate::http::admin).
+//! its forms, each the domain's action the API calls too (crate::domain::host).
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -8,11 +8,12 @@ use maud::{html, Markup};
 use serde::Deserialize;
 
 use super::{badge, form, log_in_first, see_other, Form, PageError, Seen};
-use crate::http::admin::{
-    act as match_act, cancel_check, disable, set_switches, snapshot, switches_now,
+use crate::domain::entrants::new_invite;
+use crate::domain::export::export;
+use crate::domain::host::{
+    act as match_act, cancel_check, disable, set_switches, snapshot, switches_now, MatchAction,
 };
-use crate::http::export::export;
-use crate::http::{new_invite, App};
+use crate::domain::App;
 use crate::session::{check_csrf, Visitor};
 use crate::ApiError;
 
@@ -39,7 +40,6 @@ pub(super) async fn show(
 
 async fn admin_body(app: &App, seen: &Seen, told: Option<Markup>) -> Result<Markup, PageError> {
     let switches = switches_now(app).await?;
-    let on = |k: &str| switches[k].as_bool().unwrap_or(false);
     let entrants = app.0.store.entrants().await?;
     let pending = app.0.store.pending_checks().await?;
     let usages = app.0.store.usages().await?;
@@ -53,8 +53,8 @@ async fn admin_body(app: &App, seen: &Seen, told: Option<Markup>) -> Result<Mark
         h2 { "Switches" }
         form class="box" id="switches" method="post" action="/admin/switches" {
             (seen.field())
-            label { input type="checkbox" name="frozen" checked[on("frozen")]; " uploads frozen" }
-            label { input type="checkbox" name="ladder_paused" checked[on("ladder_paused")]; " ladder paused (test matches still play)" }
+            label { input type="checkbox" name="frozen" checked[switches.frozen]; " uploads frozen" }
+            label { input type="checkbox" name="ladder_paused" checked[switches.ladder_paused]; " ladder paused (test matches still play)" }
             button type="submit" { "set" }
         }
         h2 { "Entrants" }
@@ -195,19 +195,19 @@ pub(super) async fn act(
         "rerun" | "cancel" => {
             let id =
                 f.id.ok_or_else(|| PageError(ApiError::bad("give the match")))?;
-            let answer = match_act(&app, id, &action).await?;
-            let to = answer["rerun"].as_i64().unwrap_or(id);
+            let action: MatchAction = action.parse()?;
+            let to = match_act(&app, id, action).await?.rerun.unwrap_or(id);
             return Ok(see_other(&format!("/matches/{to}")));
         }
         "final" => {
             let s = snapshot(&app).await?;
             html! {
                 p class="done" {
-                    "The snapshot holds " (s["entrants"].as_array().map_or(0, Vec::len)) " entrants. Run the final tournament on this machine:"
+                    "The snapshot holds " (s.entrants.len()) " entrants. Run the final tournament on this machine:"
                 }
-                code class="command" id="final-command" { (s["command"].as_str().unwrap_or("")) }
+                code class="command" id="final-command" { (s.command) }
                 p class="note" { "or as Slurm shards, from the project's folder (SHARDS: how many):" }
-                code class="command" id="final-slurm" { (s["slurm"].as_str().unwrap_or("")) }
+                code class="command" id="final-slurm" { (s.slurm) }
                 p class="note" { "Its report is then published at " a href="/final" { "/final" } "." }
             }
         }
@@ -215,11 +215,11 @@ pub(super) async fn act(
             let e = export(&app).await?;
             html! {
                 p class="done" id="export" {
-                    (e["games"]) " ladder games exported to " (e["folder"].as_str().unwrap_or("")) ":"
+                    (e.games) " ladder games exported to " (e.folder) ":"
                 }
                 ul {
-                    @for (name, href) in e["files"].as_object().into_iter().flatten() {
-                        li { a href=(href.as_str().unwrap_or("")) { (name) } }
+                    @for (name, href) in &e.files {
+                        li { a href=(href) { (name) } }
                     }
                 }
             }

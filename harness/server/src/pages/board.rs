@@ -4,17 +4,15 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use maud::{html, Markup};
-use serde_json::Value;
 
 use super::assets::LIVE_SCRIPT;
 use super::{badge, page, PageError, Seen};
-use crate::http::App;
+use crate::domain::App;
 use crate::store::MatchRow;
 
 /// A rating's interval as the leaderboard shows it: an unbounded end is ∞.
-fn end(v: &Value, sign: &str) -> String {
-    v.as_f64()
-        .map_or_else(|| format!("{sign}∞"), |x| format!("{x:.0}"))
+fn end(v: Option<f64>, sign: &str) -> String {
+    v.map_or_else(|| format!("{sign}∞"), |x| format!("{x:.0}"))
 }
 
 pub(super) async fn home(
@@ -22,16 +20,14 @@ pub(super) async fn home(
     headers: HeaderMap,
 ) -> Result<Response, PageError> {
     let seen = Seen::of(&app, &headers).await?;
-    let board = crate::http::board(&app).await?;
-    let board = &board.value;
-    let games = board["games"].as_u64().unwrap_or(0);
-    let rated = board["rated"].as_u64().unwrap_or(0);
-    let rows = board["rows"].as_array().cloned().unwrap_or_default();
+    let board = crate::domain::board(&app).await?;
+    let board = &board.standings;
+    let (games, rated, rows) = (board.games, board.rated, &board.rows);
     let matches = app.0.store.match_rows(None, 20).await?;
     let live = format!("/api/leaderboard?games={}&wait=60", games + 1);
     let body = html! {
         p class="note" {
-            (games) " ladder games; " (board["active"].as_u64().unwrap_or(0)) " bots on the ladder. "
+            (games) " ladder games; " (board.active) " bots on the ladder. "
             "Ratings are the Bradley–Terry fit of all ladder games, with 95% intervals"
             @if rated != games { ", refitted as games come (these are fitted on " (rated) ")" }
             "; the page follows new games."
@@ -40,18 +36,18 @@ pub(super) async fn home(
             thead { tr { th { "#" } th class="bot" { "bot" } th { "rating" } th { "95% interval" } th { "games" } th { "won" } th { "drawn" } th { "lost" } th { "score %" } } }
             tbody {
                 @for (i, r) in rows.iter().enumerate() {
-                    @let name = r["name"].as_str().unwrap_or("");
+                    @let name = &r.name;
                     tr {
                         td { (i + 1) }
                         td class="bot" { a href={ "/entrants/" (name) } { (name) } }
-                        @if r["elo"].is_null() {
+                        @if r.elo.is_none() {
                             td { "not yet" } td {}
                         } @else {
-                            td { (end(&r["elo"], "")) }
-                            td { (end(&r["elo_low"], "-")) " … " (end(&r["elo_high"], "+")) }
+                            td { (end(r.elo, "")) }
+                            td { (end(r.elo_low, "-")) " … " (end(r.elo_high, "+")) }
                         }
-                        td { (r["games"]) } td { (r["wins"]) } td { (r["draws"]) } td { (r["losses"]) }
-                        td { (r["score"].as_f64().map_or(String::new(), |s| format!("{s:.1}"))) }
+                        td { (r.games) } td { (r.wins) } td { (r.draws) } td { (r.losses) }
+                        td { (format!("{:.1}", r.score)) }
                     }
                 }
             }

@@ -11,21 +11,14 @@ use serde::Deserialize;
 
 use super::board::match_table;
 use super::{badge, form, log_in_first, pre, see_other, Form, PageError, Seen};
-use crate::http::matches::{queue_test, TestMatch};
-use crate::http::versions::{accept, check_texts, read_form};
-use crate::http::App;
+use crate::domain::entrants::named;
+use crate::domain::matches::{queue_test, TestMatch};
+use crate::domain::versions::{accept, check_texts};
+use crate::domain::App;
+use crate::http::versions::read_form;
 use crate::session::{check_csrf, Visitor};
 use crate::store::{Entrant, Version};
 use crate::ApiError;
-
-async fn named(app: &App, name: &str) -> Result<Entrant, PageError> {
-    app.0.store.entrant_named(name).await?.ok_or_else(|| {
-        PageError(ApiError::new(
-            StatusCode::NOT_FOUND,
-            format!("no entrant `{name}`"),
-        ))
-    })
-}
 
 fn versions_table(name: &str, versions: &[Version], seen: &Seen) -> Markup {
     let private = seen.may_see(name);
@@ -213,8 +206,7 @@ pub(super) async fn upload(
     let headers = parts.headers.clone();
     let (upload, csrf) = read_form(&app, parts, body).await?;
     check_csrf(&headers, csrf.as_deref())?;
-    let answer = accept(&app, &who, upload).await?;
-    let n = answer["version"].as_i64().unwrap_or(0);
+    let n = accept(&app, &who, upload).await?.version;
     Ok(see_other(&format!("/entrants/{}#v-{n}", who.name)))
 }
 

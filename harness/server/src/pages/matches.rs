@@ -4,17 +4,17 @@
 //! cancel.
 
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use maud::{html, PreEscaped};
 use quads_reports::html::{games_data, DATA_ID, GAMES_SECTION, REPLAY_DIALOG};
 
 use super::assets::{LIVE_SCRIPT, REPLAY_SCRIPTS};
 use super::{badge, PageError, Seen};
-use crate::http::matches::{described, records};
-use crate::http::App;
+use crate::domain::matches::{no_match, records, replay};
+use crate::domain::App;
+use crate::domain::DomainError;
 use crate::session::Visitor;
-use crate::ApiError;
 
 pub(super) async fn show(
     State(app): State<App>,
@@ -22,16 +22,8 @@ pub(super) async fn show(
     Path(id): Path<i64>,
 ) -> Result<Response, PageError> {
     let seen = Seen::of(&app, &headers).await?;
-    let row = app
-        .0
-        .store
-        .match_row(id)
-        .await?
-        .ok_or_else(|| PageError(ApiError::new(StatusCode::NOT_FOUND, "no such match")))?;
-    let replay = described(&app, &row).await?["replay"]
-        .as_str()
-        .unwrap_or("")
-        .to_owned();
+    let row = app.0.store.match_row(id).await?.ok_or_else(no_match)?;
+    let replay = replay(&app, &row);
     let records = records(&app, id).await?;
     let data = if records.is_empty() {
         None
@@ -39,10 +31,10 @@ pub(super) async fn show(
         // The solver's marks, when the server judges its matches (config `analysis`).
         let dir = crate::ladder::worker::folder(&app.0.config, id);
         let judged =
-            quads_reports::html::analysis::read(&dir, &records).map_err(ApiError::internal)?;
+            quads_reports::html::analysis::read(&dir, &records).map_err(DomainError::failed)?;
         let numbered = records.into_iter().map(|r| (0, r)).collect();
         let report = quads_reports::report::build(&app.0.config.name, numbered, &[], 1, None)
-            .map_err(ApiError::internal)?;
+            .map_err(DomainError::failed)?;
         Some(games_data(
             &report,
             &[format!("/api/matches/{id}/")],

@@ -11,6 +11,9 @@
 //! | `/entrants/{name}/versions/{n}` | its owner, the host | the check's report and the build log |
 //! | `/matches/{id}` | anyone | the match, its games with the report's replay, the command that replays it |
 //! | `/admin` | the host | invites, switches, entrants, matches, the final tournament |
+//!
+//! Each page reads the store and calls the domain (crate::domain) as the API does, and renders
+//! what it answers: never the API's JSON.
 
 mod account;
 mod admin;
@@ -25,9 +28,9 @@ use axum::routing::{get, post};
 use axum::Router;
 use maud::{html, Markup, DOCTYPE};
 
-use crate::http::App;
-use crate::secret::new_secret;
+use crate::domain::{App, DomainError};
 use crate::session::{self, Visitor, CSRF_FIELD, VISIT_COOKIE};
+use crate::store::StoreError;
 use crate::ApiError;
 
 /// The pages' routes (the API's are added to them in crate::http).
@@ -57,6 +60,18 @@ pub struct PageError(pub ApiError);
 impl From<ApiError> for PageError {
     fn from(e: ApiError) -> PageError {
         PageError(e)
+    }
+}
+
+impl From<DomainError> for PageError {
+    fn from(e: DomainError) -> PageError {
+        PageError(e.into())
+    }
+}
+
+impl From<StoreError> for PageError {
+    fn from(e: StoreError) -> PageError {
+        PageError(e.into())
     }
 }
 
@@ -105,7 +120,7 @@ impl Seen {
                 set_visit: None,
             });
         }
-        let secret = new_secret().map_err(|e| ApiError::internal(format!("no randomness: {e}")))?;
+        let secret = crate::domain::entrants::secret()?;
         let cookie = session::set_cookie(
             VISIT_COOKIE,
             &secret,

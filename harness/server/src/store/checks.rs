@@ -6,8 +6,7 @@
 
 use sqlx::{Any, Row, Transaction};
 
-use super::{db, Store};
-use crate::ApiError;
+use super::{db, Store, StoreError};
 
 /// A version whose entrant uploaded a newer one before its check was done.
 pub const SUPERSEDED: &str = "superseded";
@@ -22,7 +21,7 @@ pub type Pending = (String, i64, String);
 
 impl Store {
     /// Every version waiting for its check or in it, oldest upload first.
-    pub async fn pending_checks(&self) -> Result<Vec<Pending>, ApiError> {
+    pub async fn pending_checks(&self) -> Result<Vec<Pending>, StoreError> {
         let rows = sqlx::query(&format!(
             "SELECT e.name, v.number, v.status FROM versions v JOIN entrants e ON e.id = v.entrant_id WHERE v.{PENDING} ORDER BY v.id"
         ))
@@ -43,7 +42,7 @@ impl Store {
         entrant: i64,
         number: i64,
         reason: &str,
-    ) -> Result<Option<Vec<i64>>, ApiError> {
+    ) -> Result<Option<Vec<i64>>, StoreError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
         let filter = format!("entrant_id = $1 AND number = $2 AND {PENDING}");
         let stopped = end(&mut tx, &filter, entrant, number, CANCELLED, reason).await?;
@@ -52,7 +51,7 @@ impl Store {
     }
 
     /// Cancels every pending check of an entrant's (it was disabled): the running jobs.
-    pub async fn cancel_entrant(&self, name: &str, reason: &str) -> Result<Vec<i64>, ApiError> {
+    pub async fn cancel_entrant(&self, name: &str, reason: &str) -> Result<Vec<i64>, StoreError> {
         let Some(entrant) = self.entrant_named(name).await? else {
             return Ok(Vec::new());
         };
@@ -76,7 +75,7 @@ pub(super) async fn supersede(
     tx: &mut Transaction<'static, Any>,
     entrant: i64,
     number: i64,
-) -> Result<Vec<i64>, ApiError> {
+) -> Result<Vec<i64>, StoreError> {
     let filter = format!("entrant_id = $1 AND number < $2 AND {PENDING} AND {NOT_ACTIVE}");
     let reason = format!("superseded by version {number} before its check was done");
     let stopped = end(tx, &filter, entrant, number, SUPERSEDED, &reason).await?;
@@ -93,7 +92,7 @@ async fn end(
     number: i64,
     status: &str,
     reason: &str,
-) -> Result<Option<Vec<i64>>, ApiError> {
+) -> Result<Option<Vec<i64>>, StoreError> {
     let picked = sqlx::query(&format!("SELECT id FROM versions WHERE {filter}"))
         .bind(entrant)
         .bind(number)

@@ -2,11 +2,9 @@
 //! a lease its heartbeat renews, finished with their games in one transaction (only by the
 //! worker that still holds the lease, so no game is counted twice), rerun and cancelled.
 
-use axum::http::StatusCode;
 use sqlx::Row;
 
-use super::{db, Store};
-use crate::ApiError;
+use super::{db, Store, StoreError};
 
 /// A match as a worker takes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,7 +56,7 @@ impl Store {
         kind: Kind,
         rules: &str,
         requested_by: Option<i64>,
-    ) -> Result<i64, ApiError> {
+    ) -> Result<i64, StoreError> {
         let row = match sqlx::query(
             "INSERT INTO matches (first, second, state, kind, rules, requested_by) \
              VALUES ($1, $2, 'queued', $3, $4, $5) RETURNING id",
@@ -74,10 +72,7 @@ impl Store {
             Ok(row) => row,
             // The index `one_test_match`: the check and the queueing are one statement.
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                return Err(ApiError::new(
-                    StatusCode::CONFLICT,
-                    "your test match is not played yet: one at a time",
-                ))
+                return Err(StoreError::TestPending)
             }
             Err(e) => return Err(db(e)),
         };
@@ -91,7 +86,7 @@ impl Store {
     }
 
     /// How many matches of this kind wait for a worker.
-    pub async fn queued(&self, kind: Kind) -> Result<i64, ApiError> {
+    pub async fn queued(&self, kind: Kind) -> Result<i64, StoreError> {
         let row = sqlx::query("SELECT COUNT(*) FROM matches WHERE kind = $1 AND state = 'queued'")
             .bind(kind.word())
             .fetch_one(&self.pool)
@@ -101,7 +96,7 @@ impl Store {
     }
 
     /// The test match an entrant asked for that is not played yet, if any.
-    pub async fn pending_test(&self, entrant: i64) -> Result<Option<i64>, ApiError> {
+    pub async fn pending_test(&self, entrant: i64) -> Result<Option<i64>, StoreError> {
         let row = sqlx::query(
             "SELECT id FROM matches WHERE kind = 'test' AND requested_by = $1 AND state IN ('queued', 'running')",
         )
@@ -120,7 +115,7 @@ impl Store {
         ready: &[i64],
         ladder: bool,
         lease: i64,
-    ) -> Result<Option<MatchJob>, ApiError> {
+    ) -> Result<Option<MatchJob>, StoreError> {
         if ready.is_empty() {
             return Ok(None);
         }
@@ -150,7 +145,11 @@ impl Store {
     }
 
     /// The match `worker` holds as `id`, if it still does.
-    pub async fn running_match(&self, id: i64, worker: &str) -> Result<Option<MatchJob>, ApiError> {
+    pub async fn running_match(
+        &self,
+        id: i64,
+        worker: &str,
+    ) -> Result<Option<MatchJob>, StoreError> {
         let row = sqlx::query(
             "SELECT id, first, second, rules, seed FROM matches WHERE id = $1 AND worker = $2 AND state = 'running'",
         )
@@ -166,7 +165,7 @@ impl Store {
     }
 
     /// A match as a worker takes it, from its row's (id, first, second, rules, seed).
-    async fn job(&self, row: &sqlx::any::AnyRow) -> Result<MatchJob, ApiError> {
+    async fn job(&self, row: &sqlx::any::AnyRow) -> Result<MatchJob, StoreError> {
         let (id, first, second): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
         let names = sqlx::query(
             "SELECT ea.name, eb.name, va.digest, vb.digest FROM versions va JOIN entrants ea ON ea.id = va.entrant_id, \
@@ -191,7 +190,7 @@ impl Store {
     }
 
     /// Renews `worker`'s lease on a match: false if it is no longer its own.
-    pub async fn heartbeat(&self, id: i64, worker: &str, lease: i64) -> Result<bool, ApiError> {
+    pub async fn heartbeat(&self, id: i64, worker: &str, lease: i64) -> Result<bool, StoreError> {
         let done = sqlx::query(
             "UPDATE matches SET lease = $1 WHERE id = $2 AND worker = $3 AND state = 'running'",
         )
@@ -210,7 +209,7 @@ impl Store {
         id: i64,
         worker: &str,
         records: &[String],
-    ) -> Result<bool, ApiError> {
+    ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
         let held = sqlx::query(
             "UPDATE matches SET state = 'done', lease = NULL WHERE id = $1 AND worker = $2 AND state = 'running'",
@@ -237,7 +236,7 @@ impl Store {
     }
 
     /// Ends a match `worker` holds as failed, with the reason.
-    pub async fn fail_match(&self, id: i64, worker: &str, reason: &str) -> Result<(), ApiError> {
+    pub async fn fail_match(&self, id: i64, worker: &str, reason: &str) -> Result<(), StoreError> {
         sqlx::query(
             "UPDATE matches SET state = 'failed', lease = NULL, reason = $1 WHERE id = $2 AND worker = $3 AND state = 'running'",
         )
@@ -252,7 +251,7 @@ impl Store {
 
     /// Matches whose worker's lease ran out (or, `all_of`, held by a worker whose name starts
     /// so: the server's own, at start) run again, once; a second loss fails them. How many.
-    pub async fn reap(&self, all_of: Option<&str>) -> Result<u64, ApiError> {
+    pub async fn reap(&self, all_of: Option<&str>) -> Result<u64, StoreError> {
         let prefix = all_of.map(|p| format!("{p}%"));
         // One statement, so that a match taken again meanwhile is not touched.
         let lost = sqlx::query(
@@ -272,7 +271,7 @@ impl Store {
 
     /// Cancels a match not yet done (its worker's result, if it comes, is dropped): whether
     /// there was one to cancel.
-    pub async fn cancel_match(&self, id: i64, reason: &str) -> Result<bool, ApiError> {
+    pub async fn cancel_match(&self, id: i64, reason: &str) -> Result<bool, StoreError> {
         let done = sqlx::query(
             "UPDATE matches SET state = 'cancelled', reason = $1, lease = NULL WHERE id = $2 AND state IN ('queued', 'running')",
         )
@@ -286,7 +285,7 @@ impl Store {
 
     /// Plays a match again: the old one is cancelled (its games stop counting) and a new one
     /// with the same versions, variant and seed is queued. The new one's id.
-    pub async fn rerun_match(&self, id: i64) -> Result<Option<i64>, ApiError> {
+    pub async fn rerun_match(&self, id: i64) -> Result<Option<i64>, StoreError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
         let row = sqlx::query(
             "INSERT INTO matches (first, second, state, kind, rules, seed, requested_by) \
@@ -313,7 +312,7 @@ impl Store {
     }
 
     /// Cancels the queued ladder matches of versions no longer on the ladder.
-    pub async fn drop_stale(&self, players: &[i64]) -> Result<(), ApiError> {
+    pub async fn drop_stale(&self, players: &[i64]) -> Result<(), StoreError> {
         let stale = if players.is_empty() {
             "TRUE".to_owned()
         } else {
@@ -345,7 +344,7 @@ fn params(from: usize, n: usize) -> String {
 /// with the `ladder` counter's next value. Taking the value locks the counter's row until `tx`
 /// commits, so stamps are committed in their order (migrations/*/0007_ladder_changes.sql) and
 /// the leaderboard reads only the stamps after the last it saw.
-async fn stamp(tx: &mut sqlx::Transaction<'_, sqlx::Any>, id: i64) -> Result<(), ApiError> {
+async fn stamp(tx: &mut sqlx::Transaction<'_, sqlx::Any>, id: i64) -> Result<(), StoreError> {
     let row =
         sqlx::query("UPDATE counters SET value = value + 1 WHERE name = 'ladder' RETURNING value")
             .fetch_one(&mut **tx)

@@ -5,6 +5,7 @@
 //! `migrations/postgres`, embedded and applied at start.
 
 mod checks;
+mod error;
 mod matches;
 mod quotas;
 mod reads;
@@ -12,17 +13,17 @@ mod sessions;
 mod workers;
 
 pub use checks::CANCELLED;
+pub use error::{OverQuota, StoreError};
 pub use matches::{Kind, MatchJob};
 pub use quotas::{over as over_quota, Usage};
 pub use reads::MatchRow;
 pub use sessions::SessionOf;
 
-use axum::http::StatusCode;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::AnyPool;
 use sqlx::{Executor, Row};
 
-use crate::{ApiError, ServerError};
+use crate::ServerError;
 
 /// The schema's migrations, one folder per backend.
 static SQLITE: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -125,8 +126,8 @@ pub struct Store {
     backend: Backend,
 }
 
-fn db(e: sqlx::Error) -> ApiError {
-    ApiError::internal(format!("database: {e}"))
+fn db(e: sqlx::Error) -> StoreError {
+    StoreError::Database(e)
 }
 
 /// Connections a server keeps open to each backend.
@@ -174,7 +175,7 @@ impl Store {
     }
 
     /// Keeps an invite's hash.
-    pub async fn add_invite(&self, hash: &str) -> Result<(), ApiError> {
+    pub async fn add_invite(&self, hash: &str) -> Result<(), StoreError> {
         sqlx::query("INSERT INTO invites (hash) VALUES ($1)")
             .bind(hash)
             .execute(&self.pool)
@@ -190,7 +191,7 @@ impl Store {
         name: &str,
         invite: Option<&str>,
         token: &str,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
         let id: i64 = match sqlx::query("INSERT INTO entrants (name) VALUES ($1) RETURNING id")
             .bind(name)
@@ -199,10 +200,7 @@ impl Store {
         {
             Ok(row) => row.get(0),
             Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                return Err(ApiError::new(
-                    StatusCode::CONFLICT,
-                    format!("the name `{name}` is taken"),
-                ))
+                return Err(StoreError::NameTaken(name.to_owned()))
             }
             Err(e) => return Err(db(e)),
         };
@@ -215,10 +213,7 @@ impl Store {
                     .await
                     .map_err(db)?;
             if used.rows_affected() != 1 {
-                return Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    "this invite is not one, or was used",
-                ));
+                return Err(StoreError::Invite);
             }
         }
         sqlx::query("INSERT INTO tokens (hash, entrant_id) VALUES ($1, $2)")
@@ -231,7 +226,7 @@ impl Store {
     }
 
     /// The entrant whose token has this hash.
-    pub async fn entrant_of(&self, token: &str) -> Result<Option<Entrant>, ApiError> {
+    pub async fn entrant_of(&self, token: &str) -> Result<Option<Entrant>, StoreError> {
         let row = sqlx::query(
             "SELECT e.id, e.name, e.disabled FROM tokens t JOIN entrants e ON e.id = t.entrant_id WHERE t.hash = $1",
         )
@@ -257,7 +252,7 @@ impl Store {
         files: i64,
         bytes: i64,
         quotas: &crate::Quotas,
-    ) -> Result<(i64, Vec<i64>), ApiError> {
+    ) -> Result<(i64, Vec<i64>), StoreError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
         // One statement: SQLite runs writes one at a time, so two uploads at once get two
         // numbers; PostgreSQL runs them side by side, so the entrant's row is locked first.
@@ -289,7 +284,9 @@ impl Store {
         let Some(row) = row else {
             drop(tx);
             let usage = self.usage(entrant).await?;
-            return Err(quotas::over(quotas, &usage, bytes).unwrap_or_else(quotas::raced));
+            return Err(quotas::over(quotas, &usage, bytes)
+                .unwrap_or(OverQuota::Raced)
+                .into());
         };
         let (id, number): (i64, i64) = (row.get(0), row.get(1));
         sqlx::query("INSERT INTO jobs (version_id) VALUES ($1)")
@@ -303,7 +300,7 @@ impl Store {
     }
 
     /// Claims the oldest queued job, marking it and its version as running.
-    pub async fn claim(&self) -> Result<Option<Job>, ApiError> {
+    pub async fn claim(&self) -> Result<Option<Job>, StoreError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
         let sql = format!(
             "UPDATE jobs SET state = 'running', attempts = attempts + 1 \
@@ -343,7 +340,7 @@ impl Store {
 
     /// Ends a job with its version's verdict: whether it was written (not when the check was
     /// superseded or cancelled meanwhile: the version keeps saying so).
-    pub async fn finish(&self, job: i64, status: &str, reason: &str) -> Result<bool, ApiError> {
+    pub async fn finish(&self, job: i64, status: &str, reason: &str) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
         sqlx::query("UPDATE jobs SET state = 'done' WHERE id = $1")
             .bind(job)
@@ -364,7 +361,7 @@ impl Store {
     }
 
     /// Makes a version its entrant's active one.
-    pub async fn activate(&self, version: i64) -> Result<(), ApiError> {
+    pub async fn activate(&self, version: i64) -> Result<(), StoreError> {
         sqlx::query("UPDATE entrants SET active = $1 WHERE id = (SELECT entrant_id FROM versions WHERE id = $1)")
             .bind(version)
             .execute(&self.pool)
@@ -374,18 +371,18 @@ impl Store {
     }
 
     /// Every entrant's active version, by entrant.
-    pub async fn actives(&self) -> Result<Vec<Active>, ApiError> {
+    pub async fn actives(&self) -> Result<Vec<Active>, StoreError> {
         self.active_versions("").await
     }
 
     /// The versions the ladder plays: the active ones, not paused, of entrants not disabled.
-    pub async fn players(&self) -> Result<Vec<Active>, ApiError> {
+    pub async fn players(&self) -> Result<Vec<Active>, StoreError> {
         self.active_versions("WHERE v.paused IS NULL AND e.disabled IS NULL")
             .await
     }
 
     /// The active versions `filter` keeps, by entrant.
-    async fn active_versions(&self, filter: &str) -> Result<Vec<Active>, ApiError> {
+    async fn active_versions(&self, filter: &str) -> Result<Vec<Active>, StoreError> {
         let rows = sqlx::query(&format!(
             "SELECT e.name, e.active FROM entrants e JOIN versions v ON v.id = e.active {filter} ORDER BY e.id"
         ))
@@ -402,7 +399,7 @@ impl Store {
     }
 
     /// Stops the ladder playing a version, with the reason.
-    pub async fn pause_version(&self, version: i64, reason: &str) -> Result<(), ApiError> {
+    pub async fn pause_version(&self, version: i64, reason: &str) -> Result<(), StoreError> {
         sqlx::query("UPDATE versions SET paused = $1 WHERE id = $2 AND paused IS NULL")
             .bind(reason)
             .bind(version)
@@ -413,7 +410,7 @@ impl Store {
     }
 
     /// Disables an entrant with the reason (`None`: enables it again): whether it exists.
-    pub async fn disable(&self, name: &str, reason: Option<&str>) -> Result<bool, ApiError> {
+    pub async fn disable(&self, name: &str, reason: Option<&str>) -> Result<bool, StoreError> {
         let done = sqlx::query("UPDATE entrants SET disabled = $1 WHERE name = $2")
             .bind(reason)
             .bind(name)
@@ -424,7 +421,7 @@ impl Store {
     }
 
     /// Every entrant: (name, its active version's number, why it is disabled), by sign-up.
-    pub async fn entrants(&self) -> Result<Vec<(String, Option<i64>, Option<String>)>, ApiError> {
+    pub async fn entrants(&self) -> Result<Vec<(String, Option<i64>, Option<String>)>, StoreError> {
         let rows = sqlx::query(
             "SELECT e.name, v.number, e.disabled FROM entrants e LEFT JOIN versions v ON v.id = e.active ORDER BY e.id",
         )
@@ -438,7 +435,7 @@ impl Store {
     }
 
     /// The entrant named so.
-    pub async fn entrant_named(&self, name: &str) -> Result<Option<Entrant>, ApiError> {
+    pub async fn entrant_named(&self, name: &str) -> Result<Option<Entrant>, StoreError> {
         let row = sqlx::query("SELECT id, name, disabled FROM entrants WHERE name = $1")
             .bind(name)
             .fetch_optional(&self.pool)
@@ -452,7 +449,7 @@ impl Store {
     }
 
     /// The row of an entrant's active version.
-    pub async fn active_of(&self, entrant: i64) -> Result<Option<i64>, ApiError> {
+    pub async fn active_of(&self, entrant: i64) -> Result<Option<i64>, StoreError> {
         let row = sqlx::query("SELECT active FROM entrants WHERE id = $1")
             .bind(entrant)
             .fetch_optional(&self.pool)
@@ -463,7 +460,7 @@ impl Store {
 
     /// Queues a job for every active version (at start: their built copies are gone), which
     /// shows as `queued` until it is checked again.
-    pub async fn requeue_actives(&self) -> Result<(), ApiError> {
+    pub async fn requeue_actives(&self) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
         sqlx::query(
             "INSERT INTO jobs (version_id) SELECT active FROM entrants e WHERE active IS NOT NULL \
@@ -482,7 +479,7 @@ impl Store {
     }
 
     /// At start: jobs a stop cut off run again, once; a second cut fails the version.
-    pub async fn recover(&self) -> Result<(), ApiError> {
+    pub async fn recover(&self) -> Result<(), StoreError> {
         let cut = sqlx::query("SELECT id, attempts FROM jobs WHERE state = 'running'")
             .fetch_all(&self.pool)
             .await
@@ -514,7 +511,7 @@ impl Store {
     }
 
     /// The job of one of the entrant's versions.
-    pub async fn job_of(&self, entrant: i64, number: i64) -> Result<Option<i64>, ApiError> {
+    pub async fn job_of(&self, entrant: i64, number: i64) -> Result<Option<i64>, StoreError> {
         let row = sqlx::query(
             "SELECT j.id FROM jobs j JOIN versions v ON v.id = j.version_id WHERE v.entrant_id = $1 AND v.number = $2 ORDER BY j.id DESC LIMIT 1",
         )
@@ -527,7 +524,7 @@ impl Store {
     }
 
     /// The entrant's versions, oldest first.
-    pub async fn versions(&self, entrant: i64) -> Result<Vec<Version>, ApiError> {
+    pub async fn versions(&self, entrant: i64) -> Result<Vec<Version>, StoreError> {
         let rows = sqlx::query(
             "SELECT number, digest, files, bytes, status, reason, paused FROM versions WHERE entrant_id = $1 ORDER BY number",
         )
@@ -539,7 +536,7 @@ impl Store {
     }
 
     /// One of the entrant's versions.
-    pub async fn version(&self, entrant: i64, number: i64) -> Result<Option<Version>, ApiError> {
+    pub async fn version(&self, entrant: i64, number: i64) -> Result<Option<Version>, StoreError> {
         let row = sqlx::query(
             "SELECT number, digest, files, bytes, status, reason, paused FROM versions WHERE entrant_id = $1 AND number = $2",
         )

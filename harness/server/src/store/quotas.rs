@@ -8,8 +8,9 @@ use std::collections::HashMap;
 use serde::Serialize;
 use sqlx::Row;
 
-use super::{db, Backend, Store};
-use crate::{ApiError, Quotas};
+use super::OverQuota;
+use super::{db, Backend, Store, StoreError};
+use crate::Quotas;
 
 /// What an entrant uses of its quotas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -88,7 +89,7 @@ fn usage_at(row: &sqlx::any::AnyRow, at: usize) -> Usage {
 
 impl Store {
     /// What entrant `entrant` uses of its quotas.
-    pub async fn usage(&self, entrant: i64) -> Result<Usage, ApiError> {
+    pub async fn usage(&self, entrant: i64) -> Result<Usage, StoreError> {
         let sql = format!("SELECT {}", self.backend.usage_columns("$1"));
         let row = sqlx::query(&sql)
             .bind(entrant)
@@ -99,7 +100,7 @@ impl Store {
     }
 
     /// What every entrant uses of its quotas, by name, in one query.
-    pub async fn usages(&self) -> Result<HashMap<String, Usage>, ApiError> {
+    pub async fn usages(&self) -> Result<HashMap<String, Usage>, StoreError> {
         let sql = format!(
             "SELECT e.name, {} FROM entrants e",
             self.backend.usage_columns("e.id")
@@ -109,42 +110,28 @@ impl Store {
     }
 }
 
-/// The refusal of an upload of `bytes` by an entrant that uses `usage`, when it would pass
-/// one of `quotas`; `None` when it fits them all.
-pub fn over(quotas: &Quotas, usage: &Usage, bytes: i64) -> Option<ApiError> {
-    use axum::http::StatusCode;
+/// The quota an upload of `bytes` by an entrant that uses `usage` would pass; `None` when it
+/// fits them all.
+pub fn over(quotas: &Quotas, usage: &Usage, bytes: i64) -> Option<OverQuota> {
     if usage.uploads_this_hour >= i64::from(quotas.uploads_per_hour) {
-        return Some(ApiError::too_many(
-            format!(
-                "you uploaded {} versions in the last hour: the event allows {} an hour",
-                usage.uploads_this_hour, quotas.uploads_per_hour
-            ),
-            usage.next_upload_in.max(1) as u64,
-        ));
+        return Some(OverQuota::Hourly {
+            uploads: usage.uploads_this_hour,
+            allowed: quotas.uploads_per_hour,
+            retry_after: usage.next_upload_in.max(1) as u64,
+        });
     }
     if usage.versions >= i64::from(quotas.versions) {
-        return Some(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "you have {} versions: the event keeps {} per entrant",
-                usage.versions, quotas.versions
-            ),
-        ));
+        return Some(OverQuota::Versions {
+            have: usage.versions,
+            kept: quotas.versions,
+        });
     }
     if usage.stored_bytes + bytes > quotas.stored_bytes as i64 {
-        return Some(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "your versions hold {} bytes and this one {bytes}: the event keeps {} bytes per entrant",
-                usage.stored_bytes, quotas.stored_bytes
-            ),
-        ));
+        return Some(OverQuota::Bytes {
+            held: usage.stored_bytes,
+            this: bytes,
+            kept: quotas.stored_bytes,
+        });
     }
     None
-}
-
-/// An upload that fit the quotas when it came, but not by the time it was recorded: another
-/// of the same moment took the room.
-pub(super) fn raced() -> ApiError {
-    ApiError::too_many("another upload of yours took the room: try again", 1)
 }

@@ -3,8 +3,7 @@
 
 use sqlx::Row;
 
-use super::{db, Store};
-use crate::ApiError;
+use super::{db, Store, StoreError};
 
 /// A match as the pages and the API show it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -56,7 +55,7 @@ fn match_row(r: &sqlx::any::AnyRow) -> MatchRow {
 impl Store {
     /// Games of the ladder between each pair of versions (lower id first), counting a match
     /// queued or running as its two games to come.
-    pub async fn pair_games(&self) -> Result<Vec<((i64, i64), i64)>, ApiError> {
+    pub async fn pair_games(&self) -> Result<Vec<((i64, i64), i64)>, StoreError> {
         let rows = sqlx::query(
             "SELECT CASE WHEN m.first < m.second THEN m.first ELSE m.second END, \
              CASE WHEN m.first < m.second THEN m.second ELSE m.first END, \
@@ -75,7 +74,7 @@ impl Store {
     /// The ladder's changes after stamp `after` (see migrations/*/0007_ladder_changes.sql):
     /// each match stamped since, in stamp order, as (match, stamp, whether its games count now:
     /// done, on the ladder).
-    pub async fn ladder_changes(&self, after: i64) -> Result<Vec<(i64, i64, bool)>, ApiError> {
+    pub async fn ladder_changes(&self, after: i64) -> Result<Vec<(i64, i64, bool)>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, changed, CAST(CASE WHEN state = 'done' AND kind = 'ladder' THEN 1 ELSE 0 END AS BIGINT) \
              FROM matches WHERE changed > $1 ORDER BY changed",
@@ -95,7 +94,7 @@ impl Store {
     pub async fn records_of_matches(
         &self,
         ids: &[i64],
-    ) -> Result<Vec<(i64, i64, String)>, ApiError> {
+    ) -> Result<Vec<(i64, i64, String)>, StoreError> {
         let mut out = Vec::new();
         for chunk in ids.chunks(500) {
             let list: Vec<String> = chunk.iter().map(i64::to_string).collect();
@@ -112,7 +111,7 @@ impl Store {
     }
 
     /// The records of the ladder's games (matches done, not tests), in the order played.
-    pub async fn ladder_records(&self) -> Result<Vec<String>, ApiError> {
+    pub async fn ladder_records(&self) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query(
             "SELECT g.record FROM games g JOIN matches m ON m.id = g.match_id \
              WHERE m.state = 'done' AND m.kind = 'ladder' ORDER BY g.id",
@@ -125,7 +124,7 @@ impl Store {
 
     /// The games of done matches an entrant played (`None`: everyone's), tests included, in
     /// the order played, as records.
-    pub async fn games_of(&self, entrant: Option<i64>) -> Result<Vec<String>, ApiError> {
+    pub async fn games_of(&self, entrant: Option<i64>) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query(
             "SELECT g.record FROM games g JOIN matches m ON m.id = g.match_id \
              JOIN versions va ON va.id = m.first JOIN versions vb ON vb.id = m.second \
@@ -139,7 +138,7 @@ impl Store {
     }
 
     /// One match.
-    pub async fn match_row(&self, id: i64) -> Result<Option<MatchRow>, ApiError> {
+    pub async fn match_row(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
         let row = sqlx::query(&format!("{MATCH_ROW} WHERE m.id = $1"))
             .bind(id)
             .fetch_optional(&self.pool)
@@ -153,7 +152,7 @@ impl Store {
         &self,
         entrant: Option<&str>,
         limit: i64,
-    ) -> Result<Vec<MatchRow>, ApiError> {
+    ) -> Result<Vec<MatchRow>, StoreError> {
         let rows = sqlx::query(&format!(
             "{MATCH_ROW} WHERE $1 IS NULL OR ea.name = $1 OR eb.name = $1 ORDER BY m.id DESC LIMIT $2"
         ))
@@ -166,7 +165,7 @@ impl Store {
     }
 
     /// A match's games, as records.
-    pub async fn match_games(&self, id: i64) -> Result<Vec<String>, ApiError> {
+    pub async fn match_games(&self, id: i64) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query("SELECT record FROM games WHERE match_id = $1 ORDER BY id")
             .bind(id)
             .fetch_all(&self.pool)
@@ -176,7 +175,7 @@ impl Store {
     }
 
     /// The last `n` games a version played (done matches), newest first, as records.
-    pub async fn recent_games(&self, version: i64, n: i64) -> Result<Vec<String>, ApiError> {
+    pub async fn recent_games(&self, version: i64, n: i64) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query(
             "SELECT g.record FROM games g JOIN matches m ON m.id = g.match_id \
              WHERE m.state = 'done' AND (m.first = $1 OR m.second = $1) ORDER BY g.id DESC LIMIT $2",
@@ -190,7 +189,7 @@ impl Store {
     }
 
     /// Whether a switch of the host's is on.
-    pub async fn switch(&self, name: &str) -> Result<bool, ApiError> {
+    pub async fn switch(&self, name: &str) -> Result<bool, StoreError> {
         let row = sqlx::query("SELECT value FROM switches WHERE name = $1")
             .bind(name)
             .fetch_optional(&self.pool)
@@ -200,7 +199,7 @@ impl Store {
     }
 
     /// Sets a switch of the host's.
-    pub async fn set_switch(&self, name: &str, on: bool) -> Result<(), ApiError> {
+    pub async fn set_switch(&self, name: &str, on: bool) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO switches (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = $2",
         )

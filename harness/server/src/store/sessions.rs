@@ -3,8 +3,7 @@
 
 use sqlx::Row;
 
-use super::{db, matches::now, Entrant, Store};
-use crate::ApiError;
+use super::{db, matches::now, Entrant, Store, StoreError};
 
 /// Who a session is for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +19,7 @@ impl Store {
         hash: &str,
         entrant: Option<i64>,
         seconds: i64,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), StoreError> {
         // Expired sessions go as new ones come: the table holds only live ones and a few more.
         sqlx::query("DELETE FROM sessions WHERE expires <= $1")
             .bind(now())
@@ -38,7 +37,7 @@ impl Store {
     }
 
     /// The live session with this hash.
-    pub async fn session(&self, hash: &str) -> Result<Option<SessionOf>, ApiError> {
+    pub async fn session(&self, hash: &str) -> Result<Option<SessionOf>, StoreError> {
         let row = sqlx::query(
             "SELECT s.entrant_id, e.name, e.disabled FROM sessions s \
              LEFT JOIN entrants e ON e.id = s.entrant_id WHERE s.hash = $1 AND s.expires > $2",
@@ -59,7 +58,7 @@ impl Store {
     }
 
     /// Ends the session with this hash.
-    pub async fn drop_session(&self, hash: &str) -> Result<(), ApiError> {
+    pub async fn drop_session(&self, hash: &str) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM sessions WHERE hash = $1")
             .bind(hash)
             .execute(&self.pool)

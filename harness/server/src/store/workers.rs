@@ -1,14 +1,12 @@
 //! Remote workers: their names and their tokens' hashes.
 
-use axum::http::StatusCode;
 use sqlx::Row;
 
-use super::{db, Store};
-use crate::ApiError;
+use super::{db, Store, StoreError};
 
 impl Store {
     /// Makes worker `name` with a token (by hash).
-    pub async fn add_worker(&self, name: &str, token: &str) -> Result<(), ApiError> {
+    pub async fn add_worker(&self, name: &str, token: &str) -> Result<(), StoreError> {
         match sqlx::query("INSERT INTO workers (name, hash) VALUES ($1, $2)")
             .bind(name)
             .bind(token)
@@ -16,16 +14,15 @@ impl Store {
             .await
         {
             Ok(_) => Ok(()),
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(ApiError::new(
-                StatusCode::CONFLICT,
-                format!("there is a worker named `{name}` already"),
-            )),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                Err(StoreError::WorkerTaken(name.to_owned()))
+            }
             Err(e) => Err(db(e)),
         }
     }
 
     /// The worker whose token has this hash: its name.
-    pub async fn worker_of(&self, token: &str) -> Result<Option<String>, ApiError> {
+    pub async fn worker_of(&self, token: &str) -> Result<Option<String>, StoreError> {
         let row = sqlx::query("SELECT name FROM workers WHERE hash = $1")
             .bind(token)
             .fetch_optional(&self.pool)
@@ -35,7 +32,7 @@ impl Store {
     }
 
     /// Every worker's name, oldest first.
-    pub async fn workers(&self) -> Result<Vec<String>, ApiError> {
+    pub async fn workers(&self) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query("SELECT name FROM workers ORDER BY id")
             .fetch_all(&self.pool)
             .await
@@ -44,7 +41,7 @@ impl Store {
     }
 
     /// The running matches and who holds each: (match, holder).
-    pub async fn holders(&self) -> Result<Vec<(i64, String)>, ApiError> {
+    pub async fn holders(&self) -> Result<Vec<(i64, String)>, StoreError> {
         let rows =
             sqlx::query("SELECT id, worker FROM matches WHERE state = 'running' ORDER BY id")
                 .fetch_all(&self.pool)

@@ -1,0 +1,63 @@
+//! What the server does, knowing nothing of HTTP: entrants and their versions (sign up, accept
+//! an upload, check it), matches (their games, test matches, a bot's logs), the host's
+//! actions (switches, disable, cancel, rerun, the final's snapshot) and the export; with the
+//! pipeline (crate::pipeline) and the ladder (crate::ladder) beneath. The front ends (the API,
+//! crate::http, and the pages, crate::pages) parse, authorise and render; each action here
+//! takes typed arguments and answers typed values or a [`DomainError`].
+//!
+//! [`App`] is the state both front ends take: the config, the store, the signals, the bench of
+//! admitted versions and the leaderboards.
+
+pub mod entrants;
+mod error;
+pub mod export;
+pub mod host;
+pub mod matches;
+pub mod versions;
+
+pub use error::DomainError;
+
+use std::sync::Arc;
+
+use crate::ladder::{Bench, Board, Boards};
+use crate::signals::Signals;
+use crate::store::Store;
+use crate::ServerConfig;
+
+/// The server's state, shared by every front end and task.
+#[derive(Clone)]
+pub struct App(pub(crate) Arc<Inner>);
+
+pub(crate) struct Inner {
+    pub(crate) config: ServerConfig,
+    pub(crate) store: Store,
+    pub(crate) signals: Arc<Signals>,
+    /// The versions built and admitted here: the only ones a worker, here or remote, plays.
+    pub(crate) bench: Arc<Bench>,
+    /// The ladder's games read, the last leaderboard and the latest ratings.
+    pub(crate) boards: Arc<Boards>,
+}
+
+impl App {
+    pub fn new(
+        config: ServerConfig,
+        store: Store,
+        signals: Arc<Signals>,
+        bench: Arc<Bench>,
+        boards: Arc<Boards>,
+    ) -> App {
+        App(Arc::new(Inner {
+            config,
+            store,
+            signals,
+            bench,
+            boards,
+        }))
+    }
+}
+
+/// The leaderboard now (made again only when something changed since the last).
+pub async fn board(app: &App) -> Result<Arc<Board>, DomainError> {
+    let generation = *app.0.signals.changed.borrow();
+    app.0.boards.get(generation, &app.0.store).await
+}
