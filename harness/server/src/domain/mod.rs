@@ -9,7 +9,7 @@
 //! admitted versions and the leaderboards.
 
 pub mod entrants;
-mod error;
+pub mod error;
 pub mod export;
 pub mod host;
 pub mod matches;

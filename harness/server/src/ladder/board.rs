@@ -16,7 +16,7 @@ use quads_record::GameRecord;
 use serde::Serialize;
 
 use super::standings::{Counted, Ladder, Rated};
-use crate::domain::DomainError;
+use crate::domain::error::DomainError;
 use crate::store::Store;
 
 /// The leaderboard's standings: its games, how many its ratings were fitted on, the active

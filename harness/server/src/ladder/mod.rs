@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 use quads_referee::BotSpec;
 use quads_tournament::Admission;
 
-use crate::domain::DomainError;
+use crate::domain::error::DomainError;
 use crate::store::{Kind, Store};
 use crate::ServerConfig;
 

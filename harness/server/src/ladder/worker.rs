@@ -13,7 +13,7 @@ use quads_record::{ByPlayer, GameRecord, Player};
 use quads_referee::{run_match, BotSpec, MatchConfig, Settings};
 
 use super::{fill, Bench, LADDER_PAUSED};
-use crate::domain::DomainError;
+use crate::domain::error::DomainError;
 use crate::signals::Signals;
 use crate::store::{MatchJob, Store};
 use crate::ServerConfig;
