@@ -64,6 +64,18 @@ fn postgresql_restarted_under_the_server_loses_and_doubles_nothing() {
     let (_, board) = server.get("/api/leaderboard?games=10&wait=100", None);
     let before = board["games"].as_u64().unwrap();
     assert!(before >= 10, "{board}");
+    // A bot whose check takes seconds (it thinks over each move), in its check when the
+    // database goes: its verdict is written once the database is back, never dropped.
+    let cy = server.entrant("cy");
+    let slow = edited_bot(
+        dir.path(),
+        "cy",
+        ("print(\"move\",", "time.sleep(0.2); print(\"move\","),
+    );
+    let script = std::fs::read_to_string(slow.join("bot.py")).unwrap();
+    std::fs::write(slow.join("bot.py"), format!("import time\n{script}")).unwrap();
+    assert_eq!(server.submit(&cy, &slow).0, 0);
+    assert_eq!(server.wait(&cy, 1, Some("queued"))["status"], "checking");
     // A fast restart: every connection is cut, the server refuses them meanwhile.
     let bin = std::fs::read_dir("/usr/lib/postgresql")
         .unwrap()
@@ -91,6 +103,7 @@ fn postgresql_restarted_under_the_server_loses_and_doubles_nothing() {
     let (code, board) = server.get(&format!("/api/leaderboard?games={want}&wait=100"), None);
     assert_eq!(code, 200, "{board}");
     assert!(board["games"].as_u64().unwrap() >= want, "{board}");
+    assert_eq!(server.wait(&cy, 1, None)["status"], "admitted");
     assert!(
         server.child.try_wait().unwrap().is_none(),
         "the server stopped"

@@ -17,7 +17,7 @@ use tokio::sync::Notify;
 
 use crate::ladder::{Bench, Ready};
 use crate::signals::Signals;
-use crate::store::{Job, Store};
+use crate::store::{Job, Store, StoreError};
 use crate::wire::Event;
 use crate::ServerConfig;
 
@@ -38,31 +38,7 @@ pub async fn run(config: ServerConfig, store: Store, bench: Arc<Bench>, signals:
                 // says why (superseded, cancelled).
                 let (status, reason, ready) = check(&config, &job, stop).await;
                 signals.done(job.id);
-                let mut done = store.finish(job.id, status, &reason).await;
-                if let (Some(ready), Ok(true)) = (ready, &done) {
-                    bench.put(job.version_id, ready);
-                    done = store.activate(job.version_id).await.map(|()| true);
-                }
-                match done {
-                    Ok(false) => tracing::info!(
-                        job = job.id,
-                        entrant = %job.entrant,
-                        version = job.version,
-                        "check stopped"
-                    ),
-                    Ok(true) => tracing::info!(
-                        job = job.id,
-                        entrant = %job.entrant,
-                        version = job.version,
-                        status,
-                        "version checked"
-                    ),
-                    Err(e) => tracing::error!(
-                        job = job.id,
-                        error = %e,
-                        "a check's result cannot be written"
-                    ),
-                }
+                write_verdict(&store, &bench, &job, status, &reason, ready).await;
                 signals.changed.send_modify(|n| *n += 1);
             }
             Ok(None) => signals.queued.notified().await,
@@ -71,6 +47,69 @@ pub async fn run(config: ServerConfig, store: Store, bench: Arc<Bench>, signals:
                 signals.queued.notified().await;
             }
         }
+    }
+}
+
+/// The longest pause between two tries at writing a verdict.
+const RETRY_MAX: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Writes a check's verdict and, when admitted, puts the bot on the bench and makes it its
+/// entrant's active version. While the database fails (a restart cuts every connection) it
+/// tries again, after a pause that doubles up to [`RETRY_MAX`]: a verdict is never dropped,
+/// which would leave its version `checking` until the server's next start. Both writes may be
+/// repeated (`Store::finish` takes its own verdict again as written).
+async fn write_verdict(
+    store: &Store,
+    bench: &Bench,
+    job: &Job,
+    status: &'static str,
+    reason: &str,
+    ready: Option<Ready>,
+) {
+    let mut pause = std::time::Duration::from_millis(100);
+    let mut ready = ready;
+    loop {
+        let mut done = store.finish(job.id, status, reason).await;
+        if let (Some(bot), Ok(true)) = (ready.take(), &done) {
+            bench.put(job.version_id, bot);
+        }
+        if let Ok(true) = done {
+            if status == "admitted" {
+                done = store.activate(job.version_id).await.map(|()| true);
+            }
+        }
+        match done {
+            Ok(false) => tracing::info!(
+                job = job.id,
+                entrant = %job.entrant,
+                version = job.version,
+                "check stopped"
+            ),
+            Ok(true) => tracing::info!(
+                job = job.id,
+                entrant = %job.entrant,
+                version = job.version,
+                status,
+                "version checked"
+            ),
+            Err(StoreError::Database(e)) => {
+                tracing::warn!(
+                    job = job.id,
+                    error = %e,
+                    retry_ms = pause.as_millis() as u64,
+                    "a check's result cannot be written yet"
+                );
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(RETRY_MAX);
+                continue;
+            }
+            Err(e) => tracing::error!(
+                job = job.id,
+                error = %e,
+                "a check's result cannot be written"
+            ),
+        }
+        return;
     }
 }
 

@@ -339,7 +339,8 @@ impl Store {
     }
 
     /// Ends a job with its version's verdict: whether it was written (not when the check was
-    /// superseded or cancelled meanwhile: the version keeps saying so).
+    /// superseded or cancelled meanwhile: the version keeps saying so). The same verdict given
+    /// again counts as written, so a write whose answer was lost may be tried again.
     pub async fn finish(&self, job: i64, status: &str, reason: &str) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
         sqlx::query("UPDATE jobs SET state = 'done' WHERE id = $1")
@@ -348,7 +349,7 @@ impl Store {
             .await
             .map_err(db)?;
         let written = sqlx::query(
-            "UPDATE versions SET status = $1, reason = $2 WHERE id = (SELECT version_id FROM jobs WHERE id = $3) AND status IN ('checking', 'queued')",
+            "UPDATE versions SET status = $1, reason = $2 WHERE id = (SELECT version_id FROM jobs WHERE id = $3) AND (status IN ('checking', 'queued') OR (status = $1 AND reason = $2))",
         )
         .bind(status)
         .bind(reason)
