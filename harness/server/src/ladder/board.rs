@@ -49,8 +49,6 @@ pub struct Row {
 pub struct Board {
     /// The board without its pairs.
     pub standings: Standings,
-    /// The same as JSON (its keys in order, as every body of the board has them).
-    value: serde_json::Value,
     body: Bytes,
     /// Its games and names in its order, for its pairs: every pair that has met, with its
     /// games; with 200 entrants some 20,000 of them, 30 times the rest, so counted and sent only
@@ -70,7 +68,9 @@ impl Board {
         }
         self.with_pairs
             .get_or_init(|| {
-                let mut value = self.value.clone();
+                // Through a JSON value, as the body: its keys in the same order.
+                let mut value =
+                    serde_json::to_value(&self.standings).expect("JSON of the standings");
                 value["pairs"] = pairs_of(&self.ladder, &self.names);
                 Bytes::from(serde_json::to_vec(&value).expect("JSON of JSON"))
             })
@@ -299,7 +299,6 @@ fn board(ladder: Arc<Ladder>, actives: &[String], rated: Option<&Rated>) -> Boar
     let body = Bytes::from(serde_json::to_vec(&value).expect("JSON of JSON"));
     Board {
         standings,
-        value,
         body,
         ladder,
         names,
