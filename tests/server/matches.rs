@@ -74,6 +74,11 @@ fn a_bot_that_crashes_on_the_ladder_is_paused_and_its_logs_are_its_owners() {
     assert_eq!(code, 200, "{text}");
     assert!(text.contains("crashing on purpose"), "{text}");
     assert_eq!(server.text(&log, Some(ADMIN)), (200, text));
+    // The games are kept once, in the database: the server's own worker leaves the logs in
+    // the match's folder and removes the referee's copy of the games once they are counted.
+    let folder = dir.path().join("data").join("matches").join(id.to_string());
+    assert!(folder.join("logs").is_dir(), "{}", folder.display());
+    assert!(!folder.join("games.jsonl").exists(), "{}", folder.display());
     assert_eq!(
         server.get(&log, Some(&ann)),
         (

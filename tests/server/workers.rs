@@ -114,6 +114,13 @@ fn a_remote_worker_plays_the_ladder_and_hands_in_its_games_and_logs() {
         );
         assert_eq!(m["games"][0]["first"], "ann", "{m}");
         assert_eq!((code, log.as_str()), (200, "ann here\n"), "{m}");
+        // The games are kept once, in the database: the match's folder has the logs only.
+        let folder = dir.path().join("data").join("matches").join(id.to_string());
+        assert!(folder
+            .join("logs")
+            .join("game-0001-first-ann.log")
+            .is_file());
+        assert!(!folder.join("games.jsonl").exists(), "{}", folder.display());
     }
     assert_eq!(processes.len(), 1, "{processes:?}");
     // The worker is listed, holding nothing now; its token opens nothing else.

@@ -346,6 +346,16 @@ mod tests {
 
     const BASE: &str = "name = \"cup\"\ndata = \"d\"\nadmin_token = \"0123456789abcdef\"\n";
 
+    /// The server's default build limit is written as text (it is shown as written); it must
+    /// say what `quads tournament` gives its entrants.
+    #[test]
+    fn the_default_build_limit_is_the_tournaments() {
+        assert_eq!(
+            quads_referee::parse_duration(BUILD_TIMEOUT).ok(),
+            Some(quads_tournament::config::BUILD_TIMEOUT)
+        );
+    }
+
     #[test]
     fn defaults_and_every_refusal_in_one_line() {
         let c = parse(BASE).unwrap();

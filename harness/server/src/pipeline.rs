@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use quads_record::files::ENTRANTS_JSON;
+use quads_tournament::{EntrantsEvent, EventTime};
 use tokio::sync::Notify;
 
 use crate::ladder::{Bench, Ready};
@@ -32,14 +33,14 @@ pub async fn run(config: ServerConfig, store: Store, bench: Arc<Bench>, signals:
     loop {
         match store.claim().await {
             Ok(Some(job)) => {
-                signals.changed.send_modify(|n| *n += 1);
+                signals.bump();
                 let stop = signals.stop_of(job.id);
                 // A stopped check ends as `failed`, which is not written: its version already
                 // says why (superseded, cancelled).
                 let (status, reason, ready) = check(&config, &job, stop).await;
                 signals.done(job.id);
                 write_verdict(&store, &bench, &job, status, &reason, ready).await;
-                signals.changed.send_modify(|n| *n += 1);
+                signals.bump();
             }
             Ok(None) => signals.queued.notified().await,
             Err(e) => {
@@ -168,10 +169,8 @@ pub fn admit_pack(
     let bytes = std::fs::read(pack).map_err(|e| format!("{}: {e}", pack.display()))?;
     crate::unpack::unpack(&bytes, &own, &event.limits).map_err(|e| e.to_string())?;
     let out = dir.join("out");
-    let text = tournament(event, &entrants, &out);
-    let source = dir.join("event.toml");
-    std::fs::write(&source, &text).map_err(|e| format!("{}: {e}", source.display()))?;
-    let t = quads_tournament::parse_config(&text, &source, &Default::default())
+    let t = settings(event, &entrants, &out, None)
+        .tournament(Path::new(EVENT))
         .map_err(|e| e.to_string())?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -212,21 +211,22 @@ pub fn admit_pack(
 /// Why an admission ended early.
 const STOPPED: &str = "the check was stopped";
 
-/// The event as a tournament config (docs/tournaments.md) over `entrants`, writing to `out`.
-pub fn event(config: &ServerConfig, entrants: &Path, out: &Path) -> String {
-    tournament(&config.event(), entrants, out)
-}
+/// What the event's settings are called in their errors.
+const EVENT: &str = "the event";
 
-fn tournament(event: &Event, entrants: &Path, out: &Path) -> String {
-    let quote = |s: &str| serde_json::to_string(s).expect("a string");
-    let variants: Vec<String> = event.variants.iter().map(|v| quote(v)).collect();
-    format!(
-        "name = {}\nseed = 1\nout = {}\nentrants = {}\nentrants_build_timeout = {}\nvariants = [{}]\ntime = {{ movetime = {} }}\n",
-        quote(&event.name),
-        quote(&out.display().to_string()),
-        quote(&entrants.display().to_string()),
-        quote(&event.build_timeout),
-        variants.join(", "),
-        quote(&event.movetime),
-    )
+/// The event as a tournament of the entrants in `entrants` (docs/tournaments.md), writing to
+/// `out`, with `pairs` game pairs per pairing (the config's default if none).
+pub fn settings(event: &Event, entrants: &Path, out: &Path, pairs: Option<u32>) -> EntrantsEvent {
+    EntrantsEvent {
+        name: event.name.clone(),
+        seed: 1,
+        out: out.to_owned(),
+        entrants: entrants.to_owned(),
+        entrants_build_timeout: event.build_timeout.clone(),
+        variants: event.variants.clone(),
+        pairs,
+        time: EventTime {
+            movetime: event.movetime.clone(),
+        },
+    }
 }

@@ -19,6 +19,11 @@ pub struct Signals {
 }
 
 impl Signals {
+    /// Something changed: waiters and live pages look again.
+    pub fn bump(&self) {
+        self.changed.send_modify(|n| *n += 1);
+    }
+
     /// Stops the checks of these jobs, running or about to run (a job claimed but not yet
     /// started finds its stop waiting).
     pub fn stop(&self, jobs: &[i64]) {

@@ -313,8 +313,17 @@ pub fn parse_config(
     source: &Path,
     overrides: &Overrides,
 ) -> Result<Tournament, ConfigError> {
-    let path = source;
-    let file: ConfigFile = parse_toml_text(text, path)?;
+    let file: ConfigFile = parse_toml_text(text, source)?;
+    check_file(file, source, overrides)
+}
+
+/// Checks a config as serde read it (or as typed settings made it: crate::event); `path`
+/// names it in errors.
+pub(crate) fn check_file(
+    file: ConfigFile,
+    path: &Path,
+    overrides: &Overrides,
+) -> Result<Tournament, ConfigError> {
     let at = |problem: Problem| invalid(path, problem);
     let sandbox = sandbox_spec(file.sandbox.as_deref(), &SandboxSpec::default(), path)?;
     let bots = bot_specs(file.bot, path, &sandbox)?;

@@ -8,6 +8,7 @@ mod config_error;
 mod config_file;
 pub mod entrants;
 mod entrants_report;
+mod event;
 mod merge;
 mod run;
 mod schedule;
@@ -20,6 +21,7 @@ pub use config::{
 };
 pub use entrants::EntrantsError;
 pub use entrants_report::{read as read_verdicts, Saved};
+pub use event::{EntrantsEvent, EventTime};
 pub use merge::{merge, MergeError, Merged, ShardDir};
 pub use run::{journal_records, read_journal, run, run_watched, Progress, RunError, Step};
 pub use schedule::{pairings, random_opening, schedule, Scheduled};

@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::versions::FROZEN;
 use super::{App, DomainError};
 use crate::ladder::LADDER_PAUSED;
+use crate::pipeline::settings;
 
 /// The host's switches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -37,7 +38,7 @@ pub async fn set_switches(
             app.0.store.set_switch(name, on).await?;
         }
     }
-    app.0.signals.changed.send_modify(|n| *n += 1);
+    app.0.signals.bump();
     Ok(())
 }
 
@@ -56,7 +57,7 @@ pub async fn disable(app: &App, name: &str, why: Option<&str>) -> Result<(), Dom
         let stopped = app.0.store.cancel_entrant(name, &reason).await?;
         app.0.signals.stop(&stopped);
     }
-    app.0.signals.changed.send_modify(|n| *n += 1);
+    app.0.signals.bump();
     Ok(())
 }
 
@@ -88,7 +89,7 @@ pub async fn cancel_check(
             ))
         })?;
     app.0.signals.stop(&stopped);
-    app.0.signals.changed.send_modify(|n| *n += 1);
+    app.0.signals.bump();
     Ok(CancelledCheck {
         entrant: name.to_owned(),
         version: number,
@@ -158,7 +159,7 @@ pub async fn act(app: &App, id: i64, action: MatchAction) -> Result<Acted, Domai
             }
         }
     };
-    app.0.signals.changed.send_modify(|n| *n += 1);
+    app.0.signals.bump();
     Ok(answer)
 }
 
@@ -221,11 +222,14 @@ pub async fn snapshot(app: &App) -> Result<Snapshot, DomainError> {
                 let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
                 crate::unpack::unpack(&bytes, &own, &config.limits).map_err(|e| e.to_string())?;
             }
-            let text = format!(
-                "{}pairs = {FINAL_PAIRS}\n",
-                crate::pipeline::event(&config, &entrants, &dir.join("out"))
-            );
             let file = dir.join("tournament.toml");
+            let settings = settings(
+                &config.event(),
+                &entrants,
+                &dir.join("out"),
+                Some(FINAL_PAIRS),
+            );
+            let text = settings.to_toml(&file).map_err(|e| e.to_string())?;
             std::fs::write(&file, text).map_err(|e| format!("{}: {e}", file.display()))?;
             Ok(file.display().to_string())
         }

@@ -187,6 +187,6 @@ pub async fn queue_test(
     let id = store
         .queue_match(mine, theirs, Kind::Test, &rules.to_string(), Some(who.id))
         .await?;
-    app.0.signals.changed.send_modify(|n| *n += 1);
+    app.0.signals.bump();
     Ok(id)
 }

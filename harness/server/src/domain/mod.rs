@@ -1,9 +1,10 @@
 //! What the server does, knowing nothing of HTTP: entrants and their versions (sign up, accept
 //! an upload, check it), matches (their games, test matches, a bot's logs), the host's
-//! actions (switches, disable, cancel, rerun, the final's snapshot) and the export; with the
-//! pipeline (crate::pipeline) and the ladder (crate::ladder) beneath. The front ends (the API,
-//! crate::http, and the pages, crate::pages) parse, authorise and render; each action here
-//! takes typed arguments and answers typed values or a [`DomainError`].
+//! actions (switches, disable, cancel, rerun, the final's snapshot), the export and the
+//! remote workers' leases; with the pipeline (crate::pipeline) and the ladder (crate::ladder)
+//! beneath. The front ends (the API, crate::http, and the pages, crate::pages) parse,
+//! authorise and render; each action here takes typed arguments and answers typed values or a
+//! [`DomainError`].
 //!
 //! [`App`] is the state both front ends take: the config, the store, the signals, the bench of
 //! admitted versions and the leaderboards.
@@ -14,6 +15,7 @@ pub mod export;
 pub mod host;
 pub mod matches;
 pub mod versions;
+pub mod workers;
 
 pub use error::DomainError;
 

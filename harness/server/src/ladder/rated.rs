@@ -100,7 +100,7 @@ pub async fn fitter(boards: Arc<Boards>, store: Store, signals: Arc<Signals>) {
             match rated {
                 Ok(rated) => {
                     *boards.rated.lock().expect("the ratings' lock") = Some(Arc::new(rated));
-                    signals.changed.send_modify(|n| *n += 1);
+                    signals.bump();
                 }
                 Err(e) => {
                     // Not tried again until the games change.

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use quads_record::{ByPlayer, GameRecord, Player};
+use quads_record::{files, ByPlayer, GameRecord, Player};
 use quads_referee::{run_match, BotSpec, MatchConfig, Settings};
 
 use super::{fill, Bench, LADDER_PAUSED};
@@ -44,7 +44,7 @@ pub async fn run(
     let mut changed = signals.changed.subscribe();
     loop {
         match work_once(&name, &config, &store, &bench, &signals).await {
-            Ok(true) => signals.changed.send_modify(|n| *n += 1),
+            Ok(true) => signals.bump(),
             Ok(false) => {
                 let _ = tokio::time::timeout(IDLE, changed.changed()).await;
             }
@@ -112,7 +112,7 @@ async fn work_once(
     let Some(job) = next_match(config, store, bench, name).await? else {
         return Ok(false);
     };
-    signals.changed.send_modify(|n| *n += 1); // it runs
+    signals.bump(); // it runs
     let (Some(a), Some(b)) = (bench.get(job.first), bench.get(job.second)) else {
         store
             .fail_match(job.id, name, "a version left the bench")
@@ -142,7 +142,11 @@ async fn work_once(
     heartbeat.abort();
     match played {
         Ok(records) => {
-            hand_in(config, store, &job, name, &records).await?;
+            if hand_in(config, store, &job, name, &records).await? {
+                // The database has the games now: the referee's copy goes, so they are kept
+                // once (a match not counted leaves its folder to whoever holds it now).
+                let _ = std::fs::remove_file(folder(config, job.id).join(files::GAMES));
+            }
             tracing::info!(r#match = job.id, worker = %name, games = records.len(), "match played");
         }
         Err(why) => {
