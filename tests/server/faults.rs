@@ -109,6 +109,13 @@ fn postgresql_restarted_under_the_server_loses_and_doubles_nothing() {
         "the server stopped"
     );
     each_game_once(&server);
+    // Nor was a match played twice: the server's worker kept its lease and handed in its games
+    // across the restart (it asks the database again), rather than dropping them and leaving
+    // the match to be reaped and played again.
+    let (_, list) = server.get("/api/matches?limit=5000", None);
+    for m in list["matches"].as_array().unwrap() {
+        assert_eq!(m["attempts"], 1, "played again: {m}");
+    }
 }
 
 /// A network namespace with a veth pair to this one (`10.213.X.1` here, `.2` there), removed

@@ -18,7 +18,8 @@ use tokio::sync::Notify;
 
 use crate::ladder::{Bench, Ready};
 use crate::signals::Signals;
-use crate::store::{Job, Store, StoreError};
+use crate::store::retry::until_answered;
+use crate::store::{Job, Store};
 use crate::wire::Event;
 use crate::ServerConfig;
 
@@ -31,7 +32,9 @@ pub fn folder(config: &ServerConfig, job: i64) -> PathBuf {
 /// and becomes its entrant's active one.
 pub async fn run(config: ServerConfig, store: Store, bench: Arc<Bench>, signals: Arc<Signals>) {
     loop {
-        match store.claim().await {
+        // A database that fails is asked again: jobs may be queued, and no upload may come to
+        // wake the pipeline.
+        match until_answered("a job's claim", || store.claim()).await {
             Ok(Some(job)) => {
                 signals.bump();
                 let stop = signals.stop_of(job.id);
@@ -51,14 +54,11 @@ pub async fn run(config: ServerConfig, store: Store, bench: Arc<Bench>, signals:
     }
 }
 
-/// The longest pause between two tries at writing a verdict.
-const RETRY_MAX: std::time::Duration = std::time::Duration::from_secs(5);
-
 /// Writes a check's verdict and, when admitted, puts the bot on the bench and makes it its
-/// entrant's active version. While the database fails (a restart cuts every connection) it
-/// tries again, after a pause that doubles up to [`RETRY_MAX`]: a verdict is never dropped,
-/// which would leave its version `checking` until the server's next start. Both writes may be
-/// repeated (`Store::finish` takes its own verdict again as written).
+/// entrant's active version. Each write is tried again while the database fails
+/// (crate::store::retry): a verdict is never dropped, which would leave its version `checking`
+/// until the server's next start. Both writes may be repeated (`Store::finish` takes its own
+/// verdict again as written; making a version active twice is making it active).
 async fn write_verdict(
     store: &Store,
     bench: &Bench,
@@ -67,50 +67,35 @@ async fn write_verdict(
     reason: &str,
     ready: Option<Ready>,
 ) {
-    let mut pause = std::time::Duration::from_millis(100);
-    let mut ready = ready;
-    loop {
-        let mut done = store.finish(job.id, status, reason).await;
-        if let (Some(bot), Ok(true)) = (ready.take(), &done) {
-            bench.put(job.version_id, bot);
-        }
-        if let Ok(true) = done {
-            if status == "admitted" {
-                done = store.activate(job.version_id).await.map(|()| true);
-            }
-        }
-        match done {
-            Ok(false) => tracing::info!(
-                job = job.id,
-                entrant = %job.entrant,
-                version = job.version,
-                "check stopped"
-            ),
-            Ok(true) => tracing::info!(
-                job = job.id,
-                entrant = %job.entrant,
-                version = job.version,
-                status,
-                "version checked"
-            ),
-            Err(StoreError::Database(e)) => {
-                tracing::warn!(
-                    job = job.id,
-                    error = %e,
-                    retry_ms = pause.as_millis() as u64,
-                    "a check's result cannot be written yet"
-                );
-                tokio::time::sleep(pause).await;
-                pause = (pause * 2).min(RETRY_MAX);
-                continue;
-            }
-            Err(e) => tracing::error!(
-                job = job.id,
-                error = %e,
-                "a check's result cannot be written"
-            ),
-        }
-        return;
+    let mut done =
+        until_answered("a check's verdict", || store.finish(job.id, status, reason)).await;
+    if let (Some(bot), Ok(true)) = (ready, &done) {
+        bench.put(job.version_id, bot);
+    }
+    if let (Ok(true), "admitted") = (&done, status) {
+        done = until_answered("an admitted version", || store.activate(job.version_id))
+            .await
+            .map(|()| true);
+    }
+    match done {
+        Ok(false) => tracing::info!(
+            job = job.id,
+            entrant = %job.entrant,
+            version = job.version,
+            "check stopped"
+        ),
+        Ok(true) => tracing::info!(
+            job = job.id,
+            entrant = %job.entrant,
+            version = job.version,
+            status,
+            "version checked"
+        ),
+        Err(e) => tracing::error!(
+            job = job.id,
+            error = %e,
+            "a check's result cannot be written"
+        ),
     }
 }
 

@@ -191,7 +191,7 @@ pub async fn finish(
             .await
             .map_err(DomainError::Failed)?;
     }
-    let held = hand_in(config, store, &job, &slot.0, &records).await?;
+    let held = hand_in(config, store, &job, &slot.0, &records, false).await?;
     app.0.signals.bump();
     Ok(held)
 }

@@ -15,6 +15,7 @@ use quads_referee::{run_match, BotSpec, MatchConfig, Settings};
 use super::{fill, Bench, LADDER_PAUSED};
 use crate::domain::error::DomainError;
 use crate::signals::Signals;
+use crate::store::retry::until_answered;
 use crate::store::{MatchJob, Store};
 use crate::ServerConfig;
 
@@ -83,16 +84,28 @@ pub async fn next_match(
 }
 
 /// Counts a match's games if `holder` still holds it, then pauses a version that keeps
-/// losing by its own faults: whether the games were counted.
+/// losing by its own faults: whether the games were counted. With `patient` (the server's
+/// own workers) the count is tried again while the database fails, so a blink of it does not
+/// cost the match; a remote worker's request answers 500 instead and the worker tries again.
+/// Either way, once the games are counted the pauses are written whatever the wait: a worker
+/// told its games were not counted when they were would be told wrong.
 pub async fn hand_in(
     config: &ServerConfig,
     store: &Store,
     job: &MatchJob,
     holder: &str,
     records: &[GameRecord],
+    patient: bool,
 ) -> Result<bool, DomainError> {
     let lines: Vec<String> = records.iter().map(GameRecord::to_json).collect();
-    if !store.finish_match(job.id, holder, &lines).await? {
+    // Safe to repeat: a match counted is no longer `running`, so a second count finds nothing.
+    let count = || store.finish_match(job.id, holder, &lines);
+    let counted = if patient {
+        until_answered("a match's games", count).await?
+    } else {
+        count().await?
+    };
+    if !counted {
         return Ok(false);
     }
     for (version, entrant) in [(job.first, &job.first_name), (job.second, &job.second_name)] {
@@ -114,9 +127,10 @@ async fn work_once(
     };
     signals.bump(); // it runs
     let (Some(a), Some(b)) = (bench.get(job.first), bench.get(job.second)) else {
-        store
-            .fail_match(job.id, name, "a version left the bench")
-            .await?;
+        until_answered("a failed match", || {
+            store.fail_match(job.id, name, "a version left the bench")
+        })
+        .await?;
         return Ok(true);
     };
     let heartbeat = tokio::spawn({
@@ -125,7 +139,9 @@ async fn work_once(
             let mut every = tokio::time::interval(heartbeat_every(lease));
             loop {
                 every.tick().await;
-                if !matches!(store.heartbeat(id, &name, lease).await, Ok(true)) {
+                // A database that fails is asked again at the next beat; only losing the
+                // lease ends the beat.
+                if let Ok(false) = store.heartbeat(id, &name, lease).await {
                     return;
                 }
             }
@@ -142,7 +158,7 @@ async fn work_once(
     heartbeat.abort();
     match played {
         Ok(records) => {
-            if hand_in(config, store, &job, name, &records).await? {
+            if hand_in(config, store, &job, name, &records, true).await? {
                 // The database has the games now: the referee's copy goes, so they are kept
                 // once (a match not counted leaves its folder to whoever holds it now).
                 let _ = std::fs::remove_file(folder(config, job.id).join(files::GAMES));
@@ -151,7 +167,7 @@ async fn work_once(
         }
         Err(why) => {
             tracing::warn!(r#match = job.id, worker = %name, error = %why, "match failed");
-            store.fail_match(job.id, name, &why).await?;
+            until_answered("a failed match", || store.fail_match(job.id, name, &why)).await?;
         }
     }
     Ok(true)
@@ -254,7 +270,8 @@ pub fn replay_command(
     )
 }
 
-/// Pauses `version` if its last `crash_streak` games were all lost by faults of its own.
+/// Pauses `version` if its last `crash_streak` games were all lost by faults of its own,
+/// asking the database again while it fails (both steps are safe to repeat).
 async fn streak(
     config: &ServerConfig,
     store: &Store,
@@ -265,12 +282,27 @@ async fn streak(
     if n == 0 {
         return Ok(());
     }
-    let recent = store.recent_games(version, i64::from(n)).await?;
+    let recent = until_answered("a version's last games", || {
+        store.recent_games(version, i64::from(n))
+    })
+    .await?;
+    if let Some(reason) = paused_why(n, &recent, entrant)? {
+        until_answered("a version's pause", || {
+            store.pause_version(version, &reason)
+        })
+        .await?;
+    }
+    Ok(())
+}
+
+/// Why a version is paused, if its last `n` games (`recent`, newest first) were all lost by
+/// faults of `entrant`'s own.
+fn paused_why(n: u32, recent: &[String], entrant: &str) -> Result<Option<String>, DomainError> {
     if recent.len() < n as usize {
-        return Ok(());
+        return Ok(None);
     }
     let mut last = None;
-    for text in &recent {
+    for text in recent {
         let r: GameRecord = serde_json::from_str(text).map_err(DomainError::failed)?;
         let seat = if r.first.name == entrant {
             Player::First
@@ -278,7 +310,7 @@ async fn streak(
             Player::Second
         };
         let Some(fault) = r.failures.iter().find(|f| f.seat == seat) else {
-            return Ok(());
+            return Ok(None);
         };
         if last.is_none() {
             last = Some(format!(
@@ -288,9 +320,8 @@ async fn streak(
             ));
         }
     }
-    let reason = format!(
+    Ok(Some(format!(
         "paused: its last {n} games were lost by faults of its own (the last: {}); upload a new version",
         last.unwrap_or_default()
-    );
-    Ok(store.pause_version(version, &reason).await?)
+    )))
 }

@@ -9,6 +9,7 @@ mod error;
 mod matches;
 mod quotas;
 mod reads;
+pub mod retry;
 mod sessions;
 mod workers;
 
