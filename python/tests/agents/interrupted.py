@@ -32,7 +32,10 @@ for attempt in (1, 2):
 res = arena.tournament(players, pairs=4, seed=3, out=out, analyze=False)
 print(f"resumed: finished {res.finished} with {len(res.records)} games")
 try:
-    os.kill(os.getpid(), signal.SIGINT)
+    # To this thread, not the process: the arena's runtime leaves threads, and a process-wide
+    # kill may land on one of them and reach Python's handler only after the next line ran.
+    # raise() is handled before it returns, so Python's handler (if it is back) runs next.
+    signal.raise_signal(signal.SIGINT)
     signal.sigtimedwait([], 0)  # a moment for Python to run its handler
     print("python's ctrl-c: lost")
 except KeyboardInterrupt:
