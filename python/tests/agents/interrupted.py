@@ -7,6 +7,10 @@ import sys
 
 from quads import arena
 
+# Python's own Ctrl-C, as at a terminal: a process started in the background by a
+# non-interactive shell inherits SIGINT ignored, and Python then installs no handler of its own.
+signal.signal(signal.SIGINT, signal.default_int_handler)
+
 out = sys.argv[1]
 players = {"random": "random", "greedy": "greedy"}
 
