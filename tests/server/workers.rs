@@ -222,6 +222,9 @@ fn worker_calls_are_refused_to_everyone_else_and_foreign_games_are_refused() {
         (&json!("ann"), &json!("bob"))
     );
     assert_eq!(job["lease"], 2);
+    // Asked again, as a worker whose answer was lost would: the same match, not a second one.
+    let (code, again) = server.post("/api/worker/claim", &token, json!({ "slot": "by-hand-1" }));
+    assert_eq!((code, &again["match"]), (200, job), "{again}");
     // Its packs are the entrants' uploads, byte for byte.
     let (_, ann_pack) = server.download(&tokens[0], 1);
     let digest = job["first"]["digest"].as_str().unwrap();

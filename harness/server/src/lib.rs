@@ -69,8 +69,9 @@ pub async fn serve(
     let signals = std::sync::Arc::new(signals::Signals::default());
     signals.queued.notify_one(); // jobs queued before a stop
     let bench = std::sync::Arc::new(ladder::Bench::default());
-    for _ in 0..config.checks {
+    for n in 1..=config.checks {
         tokio::spawn(pipeline::run(
+            n,
             config.clone(),
             store.clone(),
             bench.clone(),

@@ -28,13 +28,25 @@ pub fn folder(config: &ServerConfig, job: i64) -> PathBuf {
     config.data.join("jobs").join(job.to_string())
 }
 
-/// Runs jobs as they come, until the server stops; an admitted version goes on the bench
-/// and becomes its entrant's active one.
-pub async fn run(config: ServerConfig, store: Store, bench: Arc<Bench>, signals: Arc<Signals>) {
+/// The name checker `n` of the pipeline claims its jobs under.
+fn holder(n: usize) -> String {
+    format!("check-{n}")
+}
+
+/// Runs jobs as they come as checker `n`, until the server stops; an admitted version goes on
+/// the bench and becomes its entrant's active one.
+pub async fn run(
+    n: usize,
+    config: ServerConfig,
+    store: Store,
+    bench: Arc<Bench>,
+    signals: Arc<Signals>,
+) {
+    let holder = holder(n);
     loop {
         // A database that fails is asked again: jobs may be queued, and no upload may come to
-        // wake the pipeline.
-        match until_answered("a job's claim", || store.claim()).await {
+        // wake the pipeline. A claim asked again is given the job it took, if it took one.
+        match until_answered("a job's claim", || store.claim(&holder)).await {
             Ok(Some(job)) => {
                 signals.bump();
                 let stop = signals.stop_of(job.id);

@@ -28,6 +28,14 @@ pub enum ConfigError {
         /// What is wrong.
         message: String,
     },
+    /// Settings that cannot be written as a config file (a path that is not UTF-8).
+    #[error("cannot write {} as TOML: {message}", path.display())]
+    Write {
+        /// The file the settings were to go to.
+        path: PathBuf,
+        /// Why, on one line.
+        message: String,
+    },
     /// A value that does not fit with the rest of the file.
     #[error("{}: {problem}", path.display())]
     Invalid {

@@ -50,9 +50,8 @@ impl EntrantsEvent {
     /// The settings as a config file's TOML (`quads tournament FILE` reads it back to the same
     /// tournament), or why it cannot be written: a path that is not UTF-8, named by `source`.
     pub fn to_toml(&self, source: &Path) -> Result<String, ConfigError> {
-        toml::to_string(self).map_err(|e| ConfigError::Syntax {
+        toml::to_string(self).map_err(|e| ConfigError::Write {
             path: source.to_owned(),
-            line: None,
             message: crate::config::one_line(&e.to_string()),
         })
     }
@@ -125,6 +124,22 @@ mod tests {
             assert_eq!(typed.pairs, pairs.unwrap_or(read.pairs));
             assert_eq!(typed.variants.len(), 2);
         }
+    }
+
+    #[test]
+    fn a_folder_toml_cannot_name_is_refused_in_one_line() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().expect("a folder");
+        let mut e = event(dir.path(), None);
+        e.out = dir.path().join(std::ffi::OsStr::from_bytes(b"out-\xff"));
+        let err = e.to_toml(Path::new("event.toml")).unwrap_err();
+        assert!(matches!(err, ConfigError::Write { .. }), "{err:?}");
+        let line = err.to_string();
+        assert!(
+            line.starts_with("cannot write event.toml as TOML: "),
+            "{line}"
+        );
+        assert!(!line.contains('\n'), "{line}");
     }
 
     #[test]

@@ -223,13 +223,13 @@ pub async fn snapshot(app: &App) -> Result<Snapshot, DomainError> {
                 crate::unpack::unpack(&bytes, &own, &config.limits).map_err(|e| e.to_string())?;
             }
             let file = dir.join("tournament.toml");
-            let settings = settings(
+            let event = settings(
                 &config.event(),
                 &entrants,
                 &dir.join("out"),
                 Some(FINAL_PAIRS),
             );
-            let text = settings.to_toml(&file).map_err(|e| e.to_string())?;
+            let text = event.to_toml(&file).map_err(|e| e.to_string())?;
             std::fs::write(&file, text).map_err(|e| format!("{}: {e}", file.display()))?;
             Ok(file.display().to_string())
         }

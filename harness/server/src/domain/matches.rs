@@ -25,6 +25,27 @@ pub async fn records(app: &App, id: i64) -> Result<Vec<GameRecord>, DomainError>
         .collect()
 }
 
+/// A match's games as its page replays them: the report over them and, when the server judges
+/// its matches (config `analysis`), the solver's marks from the match's folder.
+pub struct Replayed {
+    pub report: quads_reports::report::Report,
+    pub judged: Option<quads_reports::html::analysis::Analysis>,
+}
+
+/// Match `id`'s games to replay, or `None` before any is counted.
+pub async fn replayed(app: &App, id: i64) -> Result<Option<Replayed>, DomainError> {
+    let records = records(app, id).await?;
+    if records.is_empty() {
+        return Ok(None);
+    }
+    let judged = quads_reports::html::analysis::read(&folder(&app.0.config, id), &records)
+        .map_err(DomainError::failed)?;
+    let numbered = records.into_iter().map(|r| (0, r)).collect();
+    let report = quads_reports::report::build(&app.0.config.name, numbered, &[], 1, None)
+        .map_err(DomainError::failed)?;
+    Ok(Some(Replayed { report, judged }))
+}
+
 /// A match's games in short.
 #[derive(Debug, Clone, Serialize)]
 pub struct GameLine {

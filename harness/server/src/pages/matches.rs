@@ -11,9 +11,8 @@ use quads_reports::html::{games_data, DATA_ID, GAMES_SECTION, REPLAY_DIALOG};
 
 use super::assets::{LIVE_SCRIPT, REPLAY_SCRIPTS};
 use super::{badge, PageError, Seen};
-use crate::domain::matches::{no_match, records, replay};
+use crate::domain::matches::{no_match, replay, replayed};
 use crate::domain::App;
-use crate::domain::DomainError;
 use crate::session::Visitor;
 
 pub(super) async fn show(
@@ -24,23 +23,13 @@ pub(super) async fn show(
     let seen = Seen::of(&app, &headers).await?;
     let row = app.0.store.match_row(id).await?.ok_or_else(no_match)?;
     let replay = replay(&app, &row);
-    let records = records(&app, id).await?;
-    let data = if records.is_empty() {
-        None
-    } else {
-        // The solver's marks, when the server judges its matches (config `analysis`).
-        let dir = crate::ladder::worker::folder(&app.0.config, id);
-        let judged =
-            quads_reports::html::analysis::read(&dir, &records).map_err(DomainError::failed)?;
-        let numbered = records.into_iter().map(|r| (0, r)).collect();
-        let report = quads_reports::report::build(&app.0.config.name, numbered, &[], 1, None)
-            .map_err(DomainError::failed)?;
-        Some(games_data(
-            &report,
+    let data = replayed(&app, id).await?.map(|r| {
+        games_data(
+            &r.report,
             &[format!("/api/matches/{id}/")],
-            judged.as_ref(),
-        ))
-    };
+            r.judged.as_ref(),
+        )
+    });
     let pending = matches!(row.state.as_str(), "queued" | "running");
     let live = format!("/api/matches/{id}?wait=60&from={}", row.state);
     let body = html! {

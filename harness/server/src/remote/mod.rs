@@ -220,7 +220,8 @@ impl Shared<'_> {
                 continue;
             };
             if let Err(e) = self.one(slot, &job) {
-                // The match's lease runs out on the server, which plays it again.
+                // The server gives the match to this slot again at its next claim, or to
+                // another worker once its lease runs out.
                 self.unreachable(slot, e, &mut retry)?;
             }
         }

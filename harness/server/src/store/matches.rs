@@ -6,6 +6,9 @@ use sqlx::Row;
 
 use super::{db, Store, StoreError};
 
+/// Why a match given to workers twice, and lost by both, is not given a third time.
+const LOST_TWICE: &str = "its worker was lost twice while playing it";
+
 /// A match as a worker takes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchJob {
@@ -109,6 +112,13 @@ impl Store {
 
     /// Takes the oldest queued match whose two versions are in `ready` (test matches first;
     /// ladder matches only if `ladder`) for `worker`, with a lease of `lease` seconds.
+    ///
+    /// A worker (one slot of it) plays one match at a time, so one that asks while it holds a
+    /// running match lost the answer to its claim, or was restarted: it is given that match
+    /// again, its lease renewed, rather than a second one while the first waits for its lease
+    /// to run out. Each giving counts as an attempt, as a lease run out does
+    /// ([`Store::reap`]): a match held at its second attempt fails instead, so a match that
+    /// brings its worker down is not played forever.
     pub async fn claim_match(
         &self,
         worker: &str,
@@ -116,6 +126,27 @@ impl Store {
         ladder: bool,
         lease: i64,
     ) -> Result<Option<MatchJob>, StoreError> {
+        sqlx::query(
+            "UPDATE matches SET state = 'failed', reason = $1, worker = NULL, lease = NULL \
+             WHERE worker = $2 AND state = 'running' AND attempts >= 2",
+        )
+        .bind(LOST_TWICE)
+        .bind(worker)
+        .execute(&self.pool)
+        .await
+        .map_err(db)?;
+        let held = sqlx::query(
+            "UPDATE matches SET attempts = attempts + 1, lease = $1 \
+             WHERE worker = $2 AND state = 'running' RETURNING id, first, second, rules, seed",
+        )
+        .bind(now() + lease)
+        .bind(worker)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db)?;
+        if let Some(row) = held {
+            return self.job(&row).await.map(Some);
+        }
         if ready.is_empty() {
             return Ok(None);
         }
@@ -257,12 +288,13 @@ impl Store {
         let lost = sqlx::query(
             "UPDATE matches SET \
                state = CASE WHEN attempts < 2 THEN 'queued' ELSE 'failed' END, \
-               reason = CASE WHEN attempts < 2 THEN '' ELSE 'its worker was lost twice while playing it' END, \
+               reason = CASE WHEN attempts < 2 THEN '' ELSE $3 END, \
                worker = NULL, lease = NULL \
              WHERE state = 'running' AND (lease < $1 OR worker LIKE $2)",
         )
         .bind(now())
         .bind(prefix.as_deref().unwrap_or(""))
+        .bind(LOST_TWICE)
         .execute(&self.pool)
         .await
         .map_err(db)?;
@@ -474,9 +506,9 @@ mod tests {
             s.queue_match(2, 1, Kind::Ladder, "quads", None)
                 .await
                 .unwrap();
-            assert_eq!(s.claim_match("w", &[1, 2], false, 60).await.unwrap(), None);
+            assert_eq!(s.claim_match("v", &[1, 2], false, 60).await.unwrap(), None);
             let got = s
-                .claim_match("w", &[1, 2, 3], false, 60)
+                .claim_match("v", &[1, 2, 3], false, 60)
                 .await
                 .unwrap()
                 .unwrap();
@@ -541,6 +573,50 @@ mod tests {
                 .unwrap());
             assert_eq!(s.match_games(next).await.unwrap().len(), 2);
             assert_eq!(s.pair_games().await.unwrap(), vec![((1, 2), 2)]);
+        });
+    }
+
+    #[test]
+    fn a_claim_asked_again_is_given_the_match_it_holds_until_its_second_attempt() {
+        let dir = tempfile::tempdir().unwrap();
+        run(async {
+            let s = store(dir.path()).await;
+            let first = s
+                .queue_match(1, 2, Kind::Ladder, "quads", None)
+                .await
+                .unwrap();
+            let second = s
+                .queue_match(2, 3, Kind::Ladder, "quads", None)
+                .await
+                .unwrap();
+            let claim = |who: &'static str| {
+                let s = s.clone();
+                async move { s.claim_match(who, &[1, 2, 3], true, 60).await.unwrap() }
+            };
+            // Its answer lost, w asks again: the same match, not the next one.
+            assert_eq!(claim("w").await.unwrap().id, first);
+            assert_eq!(claim("w").await.unwrap().id, first);
+            let row = s.match_row(first).await.unwrap().unwrap();
+            assert_eq!((row.state.as_str(), row.attempts), ("running", 2));
+            // Another worker is not given it.
+            assert_eq!(claim("x").await.unwrap().id, second);
+            // A third ask (w restarted again while playing it): failed, and w goes on.
+            assert_eq!(claim("w").await, None);
+            let row = s.match_row(first).await.unwrap().unwrap();
+            assert_eq!(
+                (row.state.as_str(), row.reason.as_str()),
+                ("failed", LOST_TWICE)
+            );
+            // Handing in counts as before, and a worker holding nothing takes the next.
+            assert!(s
+                .finish_match(second, "x", &["{}".to_owned(), "{}".to_owned()])
+                .await
+                .unwrap());
+            let third = s
+                .queue_match(1, 3, Kind::Ladder, "quads", None)
+                .await
+                .unwrap();
+            assert_eq!(claim("x").await.unwrap().id, third);
         });
     }
 

@@ -6,6 +6,7 @@
 
 mod checks;
 mod error;
+mod jobs;
 mod matches;
 mod quotas;
 mod reads;
@@ -15,6 +16,7 @@ mod workers;
 
 pub use checks::CANCELLED;
 pub use error::{OverQuota, StoreError};
+pub use jobs::Job;
 pub use matches::{Kind, MatchJob};
 pub use quotas::{over as over_quota, Usage};
 pub use reads::MatchRow;
@@ -62,17 +64,6 @@ pub struct Version {
 pub struct Active {
     pub entrant: String,
     pub version: i64,
-}
-
-/// A job of the pipeline, claimed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Job {
-    pub id: i64,
-    /// The version's row.
-    pub version_id: i64,
-    pub entrant: String,
-    pub version: i64,
-    pub digest: String,
 }
 
 /// Which database a store is on: the SQL is the same but for a few clauses.
@@ -300,68 +291,6 @@ impl Store {
         Ok((number, stopped))
     }
 
-    /// Claims the oldest queued job, marking it and its version as running.
-    pub async fn claim(&self) -> Result<Option<Job>, StoreError> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
-        let sql = format!(
-            "UPDATE jobs SET state = 'running', attempts = attempts + 1 \
-             WHERE state = 'queued' AND id = (SELECT id FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1{}) \
-             RETURNING id, version_id",
-            self.backend.skip_locked()
-        );
-        let row = sqlx::query(&sql)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(db)?;
-        let Some(row) = row else {
-            return Ok(None);
-        };
-        let (id, version): (i64, i64) = (row.get(0), row.get(1));
-        sqlx::query("UPDATE versions SET status = 'checking' WHERE id = $1")
-            .bind(version)
-            .execute(&mut *tx)
-            .await
-            .map_err(db)?;
-        let row = sqlx::query(
-            "SELECT e.name, v.number, v.digest FROM versions v JOIN entrants e ON e.id = v.entrant_id WHERE v.id = $1",
-        )
-        .bind(version)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(db)?;
-        tx.commit().await.map_err(db)?;
-        Ok(Some(Job {
-            id,
-            version_id: version,
-            entrant: row.get(0),
-            version: row.get(1),
-            digest: row.get(2),
-        }))
-    }
-
-    /// Ends a job with its version's verdict: whether it was written (not when the check was
-    /// superseded or cancelled meanwhile: the version keeps saying so). The same verdict given
-    /// again counts as written, so a write whose answer was lost may be tried again.
-    pub async fn finish(&self, job: i64, status: &str, reason: &str) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
-        sqlx::query("UPDATE jobs SET state = 'done' WHERE id = $1")
-            .bind(job)
-            .execute(&mut *tx)
-            .await
-            .map_err(db)?;
-        let written = sqlx::query(
-            "UPDATE versions SET status = $1, reason = $2 WHERE id = (SELECT version_id FROM jobs WHERE id = $3) AND (status IN ('checking', 'queued') OR (status = $1 AND reason = $2))",
-        )
-        .bind(status)
-        .bind(reason)
-        .bind(job)
-        .execute(&mut *tx)
-        .await
-        .map_err(db)?;
-        tx.commit().await.map_err(db)?;
-        Ok(written.rows_affected() == 1)
-    }
-
     /// Makes a version its entrant's active one.
     pub async fn activate(&self, version: i64) -> Result<(), StoreError> {
         sqlx::query("UPDATE entrants SET active = $1 WHERE id = (SELECT entrant_id FROM versions WHERE id = $1)")
@@ -458,71 +387,6 @@ impl Store {
             .await
             .map_err(db)?;
         Ok(row.and_then(|r| r.get(0)))
-    }
-
-    /// Queues a job for every active version (at start: their built copies are gone), which
-    /// shows as `queued` until it is checked again.
-    pub async fn requeue_actives(&self) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
-        sqlx::query(
-            "INSERT INTO jobs (version_id) SELECT active FROM entrants e WHERE active IS NOT NULL \
-             AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.version_id = e.active AND j.state = 'queued')",
-        )
-        .execute(&mut *tx)
-        .await
-        .map_err(db)?;
-        sqlx::query(
-            "UPDATE versions SET status = 'queued' WHERE id IN (SELECT active FROM entrants WHERE active IS NOT NULL)",
-        )
-        .execute(&mut *tx)
-        .await
-        .map_err(db)?;
-        tx.commit().await.map_err(db)
-    }
-
-    /// At start: jobs a stop cut off run again, once; a second cut fails the version.
-    pub async fn recover(&self) -> Result<(), StoreError> {
-        let cut = sqlx::query("SELECT id, attempts FROM jobs WHERE state = 'running'")
-            .fetch_all(&self.pool)
-            .await
-            .map_err(db)?;
-        for row in cut {
-            let (id, attempts): (i64, i64) = (row.get(0), row.get(1));
-            if attempts < 2 {
-                sqlx::query("UPDATE jobs SET state = 'queued' WHERE id = $1")
-                    .bind(id)
-                    .execute(&self.pool)
-                    .await
-                    .map_err(db)?;
-                sqlx::query("UPDATE versions SET status = 'queued' WHERE id = (SELECT version_id FROM jobs WHERE id = $1)")
-                    .bind(id)
-                    .execute(&self.pool)
-                    .await
-                    .map_err(db)?;
-            } else {
-                let _ = self
-                    .finish(
-                        id,
-                        "failed",
-                        "the server stopped twice while checking this version: upload it again",
-                    )
-                    .await?;
-            }
-        }
-        Ok(())
-    }
-
-    /// The job of one of the entrant's versions.
-    pub async fn job_of(&self, entrant: i64, number: i64) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query(
-            "SELECT j.id FROM jobs j JOIN versions v ON v.id = j.version_id WHERE v.entrant_id = $1 AND v.number = $2 ORDER BY j.id DESC LIMIT 1",
-        )
-        .bind(entrant)
-        .bind(number)
-        .fetch_optional(&self.pool)
-        .await
-        .map_err(db)?;
-        Ok(row.map(|r| r.get(0)))
     }
 
     /// The entrant's versions, oldest first.
