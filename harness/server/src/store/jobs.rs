@@ -24,12 +24,15 @@ impl Store {
     /// answer lost, and the claim may be repeated safely.
     pub async fn claim(&self, holder: &str) -> Result<Option<Job>, StoreError> {
         let mut tx = self.pool.begin().await.map_err(db)?;
-        let held =
-            sqlx::query("SELECT id, version_id FROM jobs WHERE state = 'running' AND holder = $1")
-                .bind(holder)
-                .fetch_optional(&mut *tx)
-                .await
-                .map_err(db)?;
+        // A write that changes nothing, not a read: on SQLite a transaction that reads first
+        // cannot wait for the write lock when it then writes (it fails at once as busy).
+        let held = sqlx::query(
+            "UPDATE jobs SET holder = $1 WHERE state = 'running' AND holder = $1 RETURNING id, version_id",
+        )
+        .bind(holder)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(db)?;
         let row = match held {
             Some(row) => Some(row),
             None => {
