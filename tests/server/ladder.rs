@@ -33,6 +33,13 @@ fn the_ladder_plays_every_pair_in_turn_and_rates_them_with_intervals() {
     let mut listed: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
     listed.sort();
     assert_eq!(listed, names);
+    // Listed by rating, the highest first, each with its rank (shared by equal ratings).
+    let elo = |r: &Value| r["elo"].as_f64().unwrap();
+    for (i, r) in rows.iter().enumerate() {
+        assert!(i == 0 || elo(&rows[i - 1]) >= elo(r), "{board}");
+        let above = rows.iter().filter(|o| elo(o) > elo(r)).count();
+        assert_eq!(r["rank"], above + 1, "{board}");
+    }
     let count = |r: &Value, k: &str| r[k].as_u64().unwrap();
     for r in rows {
         assert_eq!(

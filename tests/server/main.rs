@@ -16,6 +16,7 @@ mod markup;
 mod matches;
 mod pages;
 mod pipeline;
+mod play;
 mod slow;
 mod stalls;
 mod uploads;

@@ -283,4 +283,88 @@ async fn an_event_in_a_real_browser() {
     log_in(&b, &server, &eve).await;
     go(&b, &log).await;
     assert!(text(&b, "body").await.contains("eve's secret plan"));
+    // (The refusals above were logged as errors: read them out, so that what follows starts
+    // clean.)
+    let refused = errors(&b).await;
+    assert!(
+        refused.iter().all(|e| e.contains("status of 40")),
+        "{refused:?}"
+    );
+    // The ladder paused and its last match over, the home page stops reloading itself (a
+    // reload between looking and measuring would measure nothing).
+    let (code, _) = server.post(
+        "/api/admin/switches",
+        ADMIN,
+        serde_json::json!({ "ladder_paused": true }),
+    );
+    assert_eq!(code, 200);
+    loop {
+        // Again until none runs: a claim begun as the switch was set may start one more.
+        let (_, list) = server.get("/api/matches?limit=500", None);
+        let running: Vec<i64> = list["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["state"] == "running")
+            .map(|m| m["id"].as_i64().unwrap())
+            .collect();
+        if running.is_empty() {
+            break;
+        }
+        for id in running {
+            server.wait_match(id, Some("running"));
+        }
+    }
+    // On a phone held upright, every page fits: no page wider than the screen, and a table
+    // wider than the screen scrolls sideways in its own box, its last column within reach.
+    b.client.set_window_size(390, 844).await.unwrap();
+    let width = b
+        .js("return document.documentElement.clientWidth;")
+        .await
+        .as_u64()
+        .unwrap();
+    assert!(width <= 390, "{width}");
+    let own = [
+        "/",
+        "/entrants/eve",
+        "/entrants/ann",
+        "/matches/1",
+        "/entrants/eve/versions/2",
+    ];
+    for (who, pages) in [
+        (Some(eve.as_str()), &own[..]),
+        (Some(ADMIN), &["/admin"][..]),
+        (None, &["/login", "/signup", "/"][..]),
+    ] {
+        go(&b, &format!("{}/entrants/ann", server.url)).await;
+        log_out(&b).await;
+        if let Some(token) = who {
+            log_in(&b, &server, token).await;
+        }
+        for page in pages {
+            go(&b, &format!("{}{page}", server.url)).await;
+            wait_for(&b, "main").await;
+            let cut = b.js(FITS).await;
+            assert_eq!(cut, Value::Array(Vec::new()), "{page} at 390 px");
+        }
+    }
+    assert_eq!(errors(&b).await, Vec::<String>::new());
 }
+
+/// What of the page does not fit its window: the page itself wider than the window, or a table
+/// whose box reaches past its edge or whose overflow cannot be scrolled to.
+const FITS: &str = r#"
+const width = document.documentElement.clientWidth;
+const cut = [];
+if (document.documentElement.scrollWidth > width) {
+  cut.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+}
+for (const table of document.querySelectorAll('table')) {
+  const name = table.id || table.className || 'a table';
+  const box = table.getBoundingClientRect();
+  if (box.right > width + 0.5) cut.push(`${name} reaches ${box.right} px`);
+  const scrolls = ['auto', 'scroll'].includes(getComputedStyle(table).overflowX);
+  if (table.scrollWidth > table.clientWidth + 1 && !scrolls) cut.push(`${name} is cut off`);
+}
+return cut;
+"#;

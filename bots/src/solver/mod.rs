@@ -131,6 +131,16 @@ impl Solver {
         }
     }
 
+    /// The exact move in `pos`: the fastest win, or the slowest loss, or one that keeps the
+    /// draw; at the opening give (which the solver does not search: every piece keeps the
+    /// draw) the first legal move. A puzzle's defence, in the terminal and in the browser.
+    pub fn best_move(&mut self, pos: &Position, rules: &Rules) -> Option<Move> {
+        match self.solve(pos, None, 0) {
+            Some(s) => Some(s.mv),
+            None => pos.legal_moves(rules).first().copied(),
+        }
+    }
+
     /// Searches on `threads` threads (at least one) that share the table, for positions with
     /// at least 11 empty squares (smaller searches are over before helpers would help). The
     /// value and the move found are the same as on one thread; the node count is the sum

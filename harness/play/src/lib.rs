@@ -5,12 +5,13 @@
 //! core; an illegal one is refused with the reason, never lost. A finished game is saved in the
 //! record format of `quads match`.
 //!
-//! The files: `game.rs` (the moves, undo, the winning shape), `input.rs` (keys to moves),
+//! The files: `input.rs` (keys to moves),
 //! `sides.rs` (who plays a side), `app.rs` (the loop), `view.rs` and `glyph.rs` (drawing),
-//! `record.rs` (the record and the solver's verdict), `terminal.rs` (modes and keys).
+//! `record.rs` (the record and the solver's verdict), `terminal.rs` (modes and keys); the game
+//! itself (the moves, undo, the winning shape) is `quads_record::game`, shared with the server.
 
 mod app;
-pub mod game;
+pub use quads_record::game;
 pub mod glyph;
 pub mod input;
 mod record;

@@ -55,13 +55,7 @@ impl Contestant {
 /// The solver's move in `pos`: the fastest win, or the slowest loss, or one that keeps the
 /// draw.
 pub fn solver_move(solver: &mut Solver, pos: &Position, rules: &Rules) -> Move {
-    match solver.solve(pos, None, 0) {
-        Some(s) => s.mv,
-        // The opening give: every piece keeps the draw.
-        None => pos
-            .legal_moves(rules)
-            .first()
-            .copied()
-            .expect("a game in progress has a move"),
-    }
+    solver
+        .best_move(pos, rules)
+        .expect("a game in progress has a move")
 }

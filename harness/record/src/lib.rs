@@ -12,6 +12,7 @@
 
 mod anchor;
 pub mod files;
+pub mod game;
 pub mod replay;
 mod words;
 

@@ -1,7 +1,7 @@
 //! What the server does, knowing nothing of HTTP: entrants and their versions (sign up, accept
 //! an upload, check it), matches (their games, test matches, a bot's logs), the host's
 //! actions (switches, disable, cancel, rerun, the final's snapshot), the export and the
-//! remote workers' leases; with the pipeline (crate::pipeline) and the ladder (crate::ladder)
+//! remote workers' leases; the games people play against the levels (`play`); with the pipeline (crate::pipeline) and the ladder (crate::ladder)
 //! beneath. The front ends (the API, crate::http, and the pages, crate::pages) parse,
 //! authorise and render; each action here takes typed arguments and answers typed values or a
 //! [`DomainError`].
@@ -14,6 +14,7 @@ pub mod error;
 pub mod export;
 pub mod host;
 pub mod matches;
+pub mod play;
 pub mod versions;
 pub mod workers;
 
@@ -38,6 +39,8 @@ pub(crate) struct Inner {
     pub(crate) bench: Arc<Bench>,
     /// The ladder's games read, the last leaderboard and the latest ratings.
     pub(crate) boards: Arc<Boards>,
+    /// The play page's games' share of the machine, and the puzzle of the day.
+    pub(crate) plays: play::Plays,
 }
 
 impl App {
@@ -54,6 +57,7 @@ impl App {
             signals,
             bench,
             boards,
+            plays: play::Plays::default(),
         }))
     }
 }

@@ -32,6 +32,7 @@
 //! | `POST /api/worker/matches/{id}/heartbeat`, `.../fail` `{"slot"[, "reason"]}` | the worker holding it | renews its lease; gives it up as failed |
 //! | `POST /api/worker/matches/{id}/finish` `{"slot", "games", "logs"}` | the worker holding it | its games and logs, counted once |
 //! | `GET /api/worker/packs/{digest}` | a worker | a version's files, to build it |
+//! | `POST /api/play` `{"mode"[, "rules", "first"]}`, `GET /api/play/{id}`, `POST /api/play/{id}/moves` `{"move", "after"}` | anyone | a game against a level, for two, or the puzzle of the day (crate::domain::play) |
 
 pub(crate) mod accept;
 pub(crate) mod admin;
@@ -39,6 +40,7 @@ mod deadline;
 pub(crate) mod export;
 pub(crate) mod guesses;
 pub(crate) mod matches;
+mod play;
 pub(crate) mod versions;
 mod workers;
 
@@ -70,6 +72,9 @@ pub(crate) fn api(router: Router<App>) -> Router<App> {
         .route("/api/versions/{n}/download", get(versions::download))
         .route("/api/versions/{n}/report", get(versions::report))
         .route("/api/leaderboard", get(leaderboard))
+        .route("/api/play", post(play::start))
+        .route("/api/play/{id}", get(play::show))
+        .route("/api/play/{id}/moves", post(play::play))
         .route("/api/matches", get(matches::list).post(matches::test_match))
         .route("/api/matches/{id}", get(matches::show))
         .route("/api/matches/{id}/games.jsonl", get(matches::games))

@@ -29,11 +29,14 @@ pub struct Standings {
     pub rows: Vec<Row>,
 }
 
-/// An entrant's row: its games won, drawn and lost, its score in percent, and its rating with
+/// An entrant's row, the rows in the order of their ratings (the highest first, equal ones by
+/// name, those not yet rated last): its rank, its games won, drawn and lost, its score in percent, and its rating with
 /// the ends of its 95% interval (rounded to a tenth; `None` before its first fit, or for an
 /// end that is unbounded).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
+    /// Its place by rating, shared by equal ratings ("1, 2, 2, 4"); `None` while it has none.
+    pub rank: Option<usize>,
     pub name: String,
     pub games: u64,
     pub wins: u64,
@@ -275,6 +278,7 @@ fn board(ladder: Arc<Ladder>, actives: &[String], rated: Option<&Rated>) -> Boar
                 };
                 let r = rated.and_then(|r| r.ratings.get(name));
                 Row {
+                    rank: None,
                     name: name.clone(),
                     games,
                     wins,
@@ -288,6 +292,7 @@ fn board(ladder: Arc<Ladder>, actives: &[String], rated: Option<&Rated>) -> Boar
             })
             .collect()
     };
+    let rows = ranked(rows);
     let fresh = rated.map_or(ladder.games.is_empty(), |r| r.seen == ladder.seen);
     let standings = Standings {
         games: ladder.games.len(),
@@ -307,8 +312,78 @@ fn board(ladder: Arc<Ladder>, actives: &[String], rated: Option<&Rated>) -> Boar
     }
 }
 
+/// `rows` in the order of their ratings, ranked: the highest first, equal ratings sharing a
+/// rank and listed by name; rows without a rating after them all, unranked, in their order.
+fn ranked(mut rows: Vec<Row>) -> Vec<Row> {
+    // Stable: the unrated keep the order the board gave them.
+    rows.sort_by(|a, b| match (a.elo, b.elo) {
+        (Some(x), Some(y)) => y.total_cmp(&x).then_with(|| a.name.cmp(&b.name)),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    });
+    let mut above: Option<(f64, usize)> = None;
+    for (i, row) in rows.iter_mut().enumerate() {
+        let Some(elo) = row.elo else { break };
+        let rank = match above {
+            Some((e, r)) if e == elo => r,
+            _ => i + 1,
+        };
+        above = Some((elo, rank));
+        row.rank = Some(rank);
+    }
+    rows
+}
+
 /// A rating to a tenth; `None` for an unbounded end of an interval (JSON has no infinity: it
 /// is written as null).
 fn finite(x: f64) -> Option<f64> {
     x.is_finite().then(|| (x * 10.0).round() / 10.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(name: &str, elo: Option<f64>) -> Row {
+        Row {
+            rank: None,
+            name: name.to_owned(),
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            score: 0.0,
+            elo,
+            elo_low: None,
+            elo_high: None,
+        }
+    }
+
+    #[test]
+    fn rows_go_by_rating_and_equal_ratings_share_a_rank() {
+        // As the issue found it: -14 listed above +2 because it signed up first.
+        let rows = vec![
+            row("zed", None),
+            row("ann", Some(-14.0)),
+            row("bob", Some(2.0)),
+            row("cat", Some(30.5)),
+            row("abe", Some(2.0)),
+            row("eve", None),
+        ];
+        let ranked = ranked(rows);
+        let got: Vec<(Option<usize>, &str)> =
+            ranked.iter().map(|r| (r.rank, r.name.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                (Some(1), "cat"),
+                (Some(2), "abe"),
+                (Some(2), "bob"),
+                (Some(4), "ann"),
+                (None, "zed"),
+                (None, "eve"),
+            ]
+        );
+    }
 }

@@ -28,17 +28,17 @@ pub(super) async fn home(
     let body = html! {
         p class="note" {
             (games) " ladder games; " (board.active) " bots on the ladder. "
-            "Ratings are the Bradley–Terry fit of all ladder games, with 95% intervals"
+            "Bots are ranked by their rating, the Bradley–Terry fit of all ladder games, with 95% intervals"
             @if rated != games { ", refitted as games come (these are fitted on " (rated) ")" }
             "; the page follows new games."
         }
         table id="leaderboard" data-live=(live) data-live-key="games" data-live-now=(games) {
             thead { tr { th { "#" } th class="bot" { "bot" } th { "rating" } th { "95% interval" } th { "games" } th { "won" } th { "drawn" } th { "lost" } th { "score %" } } }
             tbody {
-                @for (i, r) in rows.iter().enumerate() {
+                @for r in rows {
                     @let name = &r.name;
                     tr {
-                        td { (i + 1) }
+                        td { @if let Some(rank) = r.rank { (rank) } @else { "–" } }
                         td class="bot" { a href={ "/entrants/" (name) } { (name) } }
                         @if r.elo.is_none() {
                             td { "not yet" } td {}

@@ -1,6 +1,6 @@
-//! The game on the screen, without the screen: the moves so far, each checked by the rules
-//! core, taking moves back, and what the end looks like. Everything `quads play` shows is read
-//! from here, and the tests drive it without a terminal.
+//! A game being played, without a screen: the moves so far, each checked by the rules core,
+//! taking moves back, and what the end looks like. `quads play` draws it in a terminal and the
+//! server's play API; both read everything they show from here.
 
 use quads_rules::{Bitboard, Move, Outcome, Player, Position, Reason, Rules, Square};
 

@@ -1,0 +1,417 @@
+//! Games people play on the server (issue 49), each at its own address: against a level (1,
+//! random, to 5, perfect), two players on one device, or the puzzle of the day against the
+//! solver's defence (the same puzzle as `quads puzzle` that day). Every move is checked by the
+//! rules core (quads_record::game) and refused with its reason; the game is kept in the
+//! database after every move, so it comes back after a reload, at its address, to anyone given
+//! it.
+//!
+//! The levels play in this process, not as bots in boxes: they are the project's own code, not
+//! an entrant's, so there is nothing to wall in, and a process per move would cost more than
+//! most levels think. Their CPU is bounded: level moves are thought [`THINKING_AT_ONCE`] at a
+//! time across every visitor, each within its level's share of [`LEVEL_MOVETIME_MS`], as a
+//! level bot would spend it under `movetime`.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use quads_bots::solver::Solver;
+use quads_bots::{Strategy, LEVELS};
+use quads_protocol::Go;
+use quads_puzzle::Puzzle;
+use quads_record::game::Game;
+use quads_rules::{Move, Outcome, Player, Position, Rules, Square};
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use tokio::sync::Semaphore;
+
+use super::{App, DomainError};
+use crate::store::PlayRow;
+
+/// The time a level's move is given, as `movetime` is given to a level bot (it spends 40%,
+/// the solver level 60%).
+pub const LEVEL_MOVETIME_MS: u64 = 1000;
+
+/// Level moves thought at once, across every visitor: the most of the machine the play page
+/// takes from the ladder.
+pub const THINKING_AT_ONCE: usize = 1;
+
+/// The size of the solver's table for a puzzle's defence (puzzles are a few placements from
+/// the end: a small table suffices).
+const DEFENCE_TABLE_MIB: usize = 8;
+
+/// The play page's share of the server: the level moves' turns, and the puzzle of the day
+/// (found once a day: finding one takes a while).
+pub struct Plays {
+    thinking: Semaphore,
+    puzzle: Mutex<Option<(String, Arc<Puzzle>)>>,
+}
+
+impl Default for Plays {
+    fn default() -> Plays {
+        Plays {
+            thinking: Semaphore::new(THINKING_AT_ONCE),
+            puzzle: Mutex::new(None),
+        }
+    }
+}
+
+/// What a game is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Against level 1 to 5.
+    Level(usize),
+    /// Two people taking turns on one device.
+    Two,
+    /// The puzzle of the day, against the solver.
+    Puzzle,
+}
+
+impl Mode {
+    fn word(self) -> String {
+        match self {
+            Mode::Level(n) => format!("level-{n}"),
+            Mode::Two => "two".to_owned(),
+            Mode::Puzzle => "puzzle".to_owned(),
+        }
+    }
+
+    /// The mode of a kept game (a puzzle's is kept with its day: `puzzle 2026-12-06`).
+    fn of_row(word: &str) -> Result<Mode, DomainError> {
+        if word.starts_with("puzzle ") {
+            return Ok(Mode::Puzzle);
+        }
+        Mode::parse(word)
+    }
+
+    fn parse(text: &str) -> Result<Mode, DomainError> {
+        let level = text
+            .strip_prefix("level-")
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|n| (1..=LEVELS.len()).contains(n));
+        match (text, level) {
+            (_, Some(n)) => Ok(Mode::Level(n)),
+            ("two", _) => Ok(Mode::Two),
+            ("puzzle", _) => Ok(Mode::Puzzle),
+            _ => Err(DomainError::Invalid(format!(
+                "no game `{text}`: level-1 to level-{}, two or puzzle",
+                LEVELS.len()
+            ))),
+        }
+    }
+}
+
+/// A game asked for.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewPlay {
+    /// `level-1` … `level-5`, `two` or `puzzle`.
+    pub mode: String,
+    /// The rules spec (default `quads`).
+    #[serde(default)]
+    pub rules: Option<String>,
+    /// Against a level: whether the person moves first, giving the first piece (default
+    /// true).
+    #[serde(default)]
+    pub first: Option<bool>,
+}
+
+/// A game as the front ends show it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Play {
+    /// Its address: `/play/ID`.
+    pub id: String,
+    pub mode: String,
+    pub rules: String,
+    /// The seat the person plays, `first` or `second`, or `both` (two people).
+    pub person: String,
+    pub start: String,
+    pub moves: Vec<String>,
+    /// The position now, in the project's notation.
+    pub position: String,
+    /// The squares A1 … D4 in order, each its piece or `null`.
+    pub board: Vec<Option<String>>,
+    /// The piece the player to move places, if any.
+    pub in_hand: Option<String>,
+    /// The pieces that may still be given.
+    pub remaining: Vec<String>,
+    pub last: Option<String>,
+    /// Whose move it is: `first` or `second` (none once over).
+    pub to_move: Option<&'static str>,
+    /// Whether a person is to move now (not a level or the solver).
+    pub yours: bool,
+    /// Whether the player to move may call "Quarto!" on a shape left unclaimed.
+    pub claimable: bool,
+    /// Once over: `1-0`, `0-1` or `1/2-1/2`.
+    pub result: Option<&'static str>,
+    /// The squares of the winning shape, once won.
+    pub winning: Vec<String>,
+    /// For the puzzle: its day, and once over whether it was solved.
+    pub puzzle: Option<PuzzleOf>,
+}
+
+/// A puzzle game's puzzle: its day, and once over whether the person won it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PuzzleOf {
+    pub date: String,
+    pub solved: Option<bool>,
+}
+
+/// Starts a game; a level that moves first has moved when it is answered.
+pub async fn start(app: &App, new: &NewPlay) -> Result<Play, DomainError> {
+    let mode = Mode::parse(&new.mode)?;
+    let id = crate::secret::new_secret()
+        .map_err(DomainError::failed)?
+        .chars()
+        .take(24)
+        .collect::<String>();
+    let seed = u64::from_str_radix(&id[..16], 16).map_err(DomainError::failed)?;
+    let mut word = mode.word();
+    let (rules, start, person) = match mode {
+        Mode::Puzzle => {
+            if new.rules.is_some() || new.first.is_some() {
+                return Err(DomainError::Invalid(
+                    "the puzzle of the day sets its own rules and seat".to_owned(),
+                ));
+            }
+            let puzzle = puzzle_of_day(app).await?;
+            word = format!("puzzle {}", puzzle.date);
+            (puzzle.rules(), puzzle.position(), seat(puzzle.player()))
+        }
+        Mode::Two | Mode::Level(_) => {
+            let rules: Rules = new
+                .rules
+                .as_deref()
+                .unwrap_or("quads")
+                .parse()
+                .map_err(|e| DomainError::Invalid(format!("rules: {e}")))?;
+            let person = match (mode, new.first) {
+                (Mode::Two, None) => "both",
+                (Mode::Two, Some(_)) => {
+                    return Err(DomainError::Invalid(
+                        "two people on one device both play: `first` is for a level".to_owned(),
+                    ))
+                }
+                (_, Some(false)) => "second",
+                _ => "first",
+            };
+            (rules, Position::START, person)
+        }
+    };
+    let mut row = PlayRow {
+        id,
+        mode: word,
+        rules: rules.to_string(),
+        start: start.to_string(),
+        person: person.to_owned(),
+        moves: Vec::new(),
+        seed,
+    };
+    let mut game = Game::new(rules, start);
+    answer(app, &row, mode, &mut game).await?;
+    row.moves = notation(&game);
+    app.0.store.add_play(&row).await?;
+    Ok(show(&row, &game))
+}
+
+/// The game at `id`.
+pub async fn get(app: &App, id: &str) -> Result<Play, DomainError> {
+    let (row, _, game) = load(app, id).await?;
+    Ok(show(&row, &game))
+}
+
+/// Plays the person's move `text` in game `id`, made after its first `after` moves (what the
+/// person saw), then the level's or the solver's answer: the game after them. A move refused by
+/// the rules is refused with the rules' reason; one made on a game that has moved on since
+/// (another tab, a request sent twice) is refused as such, and nothing changes.
+pub async fn play(app: &App, id: &str, text: &str, after: usize) -> Result<Play, DomainError> {
+    let (row, mode, mut game) = load(app, id).await?;
+    if game.moves().len() != after {
+        return Err(moved_on());
+    }
+    if game.outcome().is_some() {
+        return Err(DomainError::Conflict("the game is over".to_owned()));
+    }
+    if !person_moves(&row, game.to_move()) {
+        return Err(DomainError::Conflict("it is not your move".to_owned()));
+    }
+    let mv: Move = text
+        .trim()
+        .parse()
+        .map_err(|e| DomainError::Invalid(format!("`{}`: {e}", text.trim())))?;
+    game.play(mv, 0.0)
+        .map_err(|reason| DomainError::Unacceptable(format!("{mv}: {reason}")))?;
+    answer(app, &row, mode, &mut game).await?;
+    if !app
+        .0
+        .store
+        .extend_play(&row.id, after, &notation(&game))
+        .await?
+    {
+        return Err(moved_on());
+    }
+    Ok(show(&row, &game))
+}
+
+fn moved_on() -> DomainError {
+    DomainError::Conflict("the game has moved on since: look again".to_owned())
+}
+
+fn no_game() -> DomainError {
+    DomainError::NotFound("no such game".to_owned())
+}
+
+async fn load(app: &App, id: &str) -> Result<(PlayRow, Mode, Game), DomainError> {
+    // Ids are hex; anything else is not one (and is never sent to the database).
+    if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(no_game());
+    }
+    let row = app.0.store.play(id).await?.ok_or_else(no_game)?;
+    let mode = Mode::of_row(&row.mode).map_err(DomainError::failed)?;
+    let rules: Rules = row.rules.parse().map_err(DomainError::failed)?;
+    let start: Position = row.start.parse().map_err(DomainError::failed)?;
+    let mut game = Game::new(rules, start);
+    for m in &row.moves {
+        let mv: Move = m.parse().map_err(DomainError::failed)?;
+        game.play(mv, 0.0).map_err(DomainError::failed)?;
+    }
+    Ok((row, mode, game))
+}
+
+fn seat(p: Player) -> &'static str {
+    match p {
+        Player::First => "first",
+        Player::Second => "second",
+    }
+}
+
+fn person_moves(row: &PlayRow, to_move: Player) -> bool {
+    row.person == "both" || row.person == seat(to_move)
+}
+
+fn notation(game: &Game) -> Vec<String> {
+    game.moves().iter().map(|m| m.mv.to_string()).collect()
+}
+
+/// The level's or the solver's moves, while it is theirs to move and the game goes on.
+async fn answer(app: &App, row: &PlayRow, mode: Mode, game: &mut Game) -> Result<(), DomainError> {
+    while game.outcome().is_none() && !person_moves(row, game.to_move()) {
+        let pos = game.position();
+        let rules = *game.rules();
+        let last = game.last();
+        let ply = game.moves().len() as u64;
+        let seed = row.seed ^ ply.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let _turn = app
+            .0
+            .plays
+            .thinking
+            .acquire()
+            .await
+            .map_err(DomainError::failed)?;
+        let mv = tokio::task::spawn_blocking(move || match mode {
+            Mode::Level(n) => Some(level_move(LEVELS[n - 1], &rules, &pos, last, seed)),
+            Mode::Puzzle => Solver::new(&rules, DEFENCE_TABLE_MIB).best_move(&pos, &rules),
+            Mode::Two => None,
+        })
+        .await
+        .map_err(DomainError::failed)?
+        .ok_or_else(|| DomainError::failed("no move to answer with"))?;
+        game.play(mv, 0.0)
+            .map_err(|reason| DomainError::failed(format!("the answer {mv}: {reason}")))?;
+    }
+    Ok(())
+}
+
+/// A level's move, thought as its bot would think it under `movetime` [`LEVEL_MOVETIME_MS`].
+fn level_move(
+    strategy: Strategy,
+    rules: &Rules,
+    pos: &Position,
+    last: Option<Move>,
+    seed: u64,
+) -> Move {
+    let go = Go {
+        position: *pos,
+        remaining: pos.remaining(),
+        last,
+        time: None,
+        optime: None,
+        movetime: LEVEL_MOVETIME_MS,
+    };
+    let budget: Duration = quads_bots::levels::budget(&go, strategy);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    strategy.choose(&go, rules, &mut rng, Instant::now() + budget, &mut None)
+}
+
+/// The puzzle of the day (here, today), as `quads puzzle` gives it: the default rules and
+/// level. Found once a day.
+async fn puzzle_of_day(app: &App) -> Result<Arc<Puzzle>, DomainError> {
+    let date = quads_puzzle::today();
+    let day = date.to_string();
+    if let Some((d, p)) = app
+        .0
+        .plays
+        .puzzle
+        .lock()
+        .expect("the puzzle's lock")
+        .as_ref()
+    {
+        if *d == day {
+            return Ok(p.clone());
+        }
+    }
+    let found = tokio::task::spawn_blocking(move || {
+        quads_puzzle::of_day(date, &Rules::QUADS, quads_puzzle::Level::Medium)
+    })
+    .await
+    .map_err(DomainError::failed)?
+    .map_err(DomainError::failed)?;
+    let found = Arc::new(found);
+    *app.0.plays.puzzle.lock().expect("the puzzle's lock") = Some((day, found.clone()));
+    Ok(found)
+}
+
+/// The game as shown.
+fn show(row: &PlayRow, game: &Game) -> Play {
+    let pos = game.position();
+    let outcome = game.outcome();
+    let result = outcome.map(|o| match o {
+        Outcome::Win(Player::First) => "1-0",
+        Outcome::Win(Player::Second) => "0-1",
+        Outcome::Draw => "1/2-1/2",
+    });
+    let puzzle = row.mode.strip_prefix("puzzle ").map(|date| PuzzleOf {
+        date: date.to_owned(),
+        solved: outcome.map(|o| {
+            row.person == "first" && o == Outcome::Win(Player::First)
+                || row.person == "second" && o == Outcome::Win(Player::Second)
+        }),
+    });
+    let winning = game.winning_squares();
+    Play {
+        id: row.id.clone(),
+        mode: row.mode.clone(),
+        rules: row.rules.clone(),
+        person: row.person.clone(),
+        start: row.start.clone(),
+        moves: notation(game),
+        position: pos.to_string(),
+        board: Square::ALL
+            .iter()
+            .map(|&sq| pos.board().piece_at(sq).map(|p| p.to_string()))
+            .collect(),
+        in_hand: pos.hand().map(|p| p.to_string()),
+        remaining: pos.remaining().iter().map(|p| p.to_string()).collect(),
+        last: game.last().map(|m| m.to_string()),
+        to_move: outcome.is_none().then(|| seat(game.to_move())),
+        yours: outcome.is_none() && person_moves(row, game.to_move()),
+        claimable: game.claimable(),
+        result,
+        winning: Square::ALL
+            .iter()
+            .filter(|sq| winning.0 & sq.bb().0 != 0)
+            .map(|sq| sq.to_string())
+            .collect(),
+        puzzle,
+    }
+}

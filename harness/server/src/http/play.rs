@@ -1,0 +1,48 @@
+//! Games people play over the API (what they are: crate::domain::play): one started, shown, a
+//! move played. Anyone may start one; a game's id is its address, and whoever has it may play
+//! on.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{body, App, Body, UrlPath};
+use crate::domain::play::{self, NewPlay};
+use crate::ApiError;
+
+pub(super) async fn start(State(app): State<App>, b: Body<NewPlay>) -> Result<Response, ApiError> {
+    let new = body(b)?;
+    let game = play::start(&app, &new).await?;
+    Ok((StatusCode::CREATED, Json(json!({ "game": game }))).into_response())
+}
+
+pub(super) async fn show(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Response, ApiError> {
+    let game = play::get(&app, &id).await?;
+    Ok(Json(json!({ "game": game })).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Played {
+    /// The move, in the project's notation.
+    #[serde(rename = "move")]
+    mv: String,
+    /// How many moves the game had when the move was chosen.
+    after: usize,
+}
+
+pub(super) async fn play(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+    b: Body<Played>,
+) -> Result<Response, ApiError> {
+    let p = body(b)?;
+    let game = play::play(&app, &id, &p.mv, p.after).await?;
+    Ok(Json(json!({ "game": game })).into_response())
+}
