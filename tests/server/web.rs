@@ -19,7 +19,7 @@ const WAIT: Duration = Duration::from_secs(100);
 /// Opens `url`. A live page (the home page while games are played) reloads itself when the
 /// standings change; should that reload win over the navigation, the browser is still where
 /// it was, so it is sent again (a person would click again), a bounded number of times.
-async fn go(b: &Browser, url: &str) {
+pub(crate) async fn go(b: &Browser, url: &str) {
     for _ in 0..5 {
         b.client.goto(url).await.unwrap();
         let at = b.client.current_url().await.unwrap();
@@ -30,7 +30,7 @@ async fn go(b: &Browser, url: &str) {
     panic!("the browser did not stay at {url}");
 }
 
-async fn wait_for(b: &Browser, css: &str) -> fantoccini::elements::Element {
+pub(crate) async fn wait_for(b: &Browser, css: &str) -> fantoccini::elements::Element {
     match b
         .client
         .wait()
@@ -54,15 +54,15 @@ async fn wait_for(b: &Browser, css: &str) -> fantoccini::elements::Element {
     }
 }
 
-async fn text(b: &Browser, css: &str) -> String {
+pub(crate) async fn text(b: &Browser, css: &str) -> String {
     wait_for(b, css).await.text().await.unwrap()
 }
 
-async fn fill(b: &Browser, css: &str, value: &str) {
+pub(crate) async fn fill(b: &Browser, css: &str, value: &str) {
     wait_for(b, css).await.send_keys(value).await.unwrap();
 }
 
-async fn click(b: &Browser, css: &str) {
+pub(crate) async fn click(b: &Browser, css: &str) {
     let element = wait_for(b, css).await;
     // In the middle of the window, as a person scrolls to it: WebDriver's own scroll may leave
     // it under the pages' sticky header, which would take the click.
@@ -115,7 +115,7 @@ async fn upload(b: &Browser, server: &Server, name: &str, file: &Path, manifest:
     click(b, &format!("{form} button[type=submit]")).await;
 }
 
-async fn errors(b: &Browser) -> Vec<String> {
+pub(crate) async fn errors(b: &Browser) -> Vec<String> {
     b.console()
         .await
         .into_iter()
@@ -353,7 +353,7 @@ async fn an_event_in_a_real_browser() {
 
 /// What of the page does not fit its window: the page itself wider than the window, or a table
 /// whose box reaches past its edge or whose overflow cannot be scrolled to.
-const FITS: &str = r#"
+pub(crate) const FITS: &str = r#"
 const width = document.documentElement.clientWidth;
 const cut = [];
 if (document.documentElement.scrollWidth > width) {

@@ -253,6 +253,40 @@ pub async fn play(app: &App, id: &str, text: &str, after: usize) -> Result<Play,
     Ok(show(&row, &game))
 }
 
+/// Plays the person's choice in game `id`: the square (none for the opening give) and the
+/// piece to give (none when none is left). A piece chosen with a placement that ends the game
+/// is left out, as a person who took the win would mean.
+pub async fn play_chosen(
+    app: &App,
+    id: &str,
+    square: Option<&str>,
+    give: Option<&str>,
+    after: usize,
+) -> Result<Play, DomainError> {
+    let text = match (square, give) {
+        (Some(s), Some(g)) => {
+            let (_, _, game) = load(app, id).await?;
+            let both = format!("{s} {g}");
+            let ends = both.parse::<Move>().is_ok_and(|mv| {
+                game.position().validate(mv, game.rules()) == Err(quads_rules::Reason::MustNotGive)
+            });
+            if ends {
+                s.to_owned()
+            } else {
+                both
+            }
+        }
+        (Some(s), None) => s.to_owned(),
+        (None, Some(g)) => g.to_owned(),
+        (None, None) => {
+            return Err(DomainError::Invalid(
+                "choose a square and a piece, or type the move".to_owned(),
+            ))
+        }
+    };
+    play(app, id, &text, after).await
+}
+
 fn moved_on() -> DomainError {
     DomainError::Conflict("the game has moved on since: look again".to_owned())
 }

@@ -21,6 +21,7 @@ mod assets;
 mod board;
 mod entrant;
 mod matches;
+mod play;
 
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -45,6 +46,8 @@ pub fn routes() -> Router<App> {
         .route("/upload", post(entrant::upload))
         .route("/test-match", post(entrant::test_match))
         .route("/matches/{id}", get(matches::show))
+        .route("/play", get(play::choose).post(play::start))
+        .route("/play/{id}", get(play::show).post(play::play_move))
         .route("/admin", get(admin::show))
         .route("/admin/{action}", post(admin::act))
         .route("/assets/{file}", get(assets::file))
@@ -169,6 +172,7 @@ pub fn page(app: &App, seen: &Seen, title: &str, body: Markup, scripts: &[&str])
                     h1 { a href="/" { (event) } }
                     nav {
                         a href="/" { "leaderboard" }
+                        a href="/play" { "play" }
                         a href="/final" { "final" }
                         @match &seen.visitor {
                             Visitor::Host => { a href="/admin" { "host" } }

@@ -1,0 +1,197 @@
+//! The play page in a real browser (headless Chromium over WebDriver) at a small phone's, a
+//! phone's and a desktop's size: a whole game against each level by choosing squares and
+//! pieces, a move typed, refusals in the rules' words, a reload that finds the game as it was,
+//! two players with a "Quarto!" called, and the puzzle of the day solved. Every page fits its
+//! window and logs no error; a screenshot of each size is kept in the target folder
+//! (`play-WxH.png`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use quads_bots::solver::Solver;
+use quads_rules::{Position, Rules};
+use serde_json::Value;
+
+use crate::browser::{self, Browser};
+use crate::harness::*;
+use crate::web::{click, errors, fill, go, text, wait_for, FITS};
+
+/// The moves the page lists.
+async fn moves(b: &Browser) -> Vec<String> {
+    let listed = b
+        .js("return [...document.querySelectorAll('#moves li')].map(li => li.textContent);")
+        .await;
+    serde_json::from_value(listed).unwrap()
+}
+
+/// Presses a form's button and waits for the page that answers (its move count moved on, or a
+/// refusal shown).
+async fn press(b: &Browser, button: &str) {
+    let after: String = wait_for(b, "input[name=after]")
+        .await
+        .attr("value")
+        .await
+        .unwrap()
+        .unwrap();
+    click(b, button).await;
+    wait_for(
+        b,
+        &format!("input[name=after]:not([value='{after}']), #refused"),
+    )
+    .await;
+}
+
+async fn fits(b: &Browser, what: &str) {
+    assert_eq!(b.js(FITS).await, Value::Array(Vec::new()), "{what}");
+}
+
+/// Starts a game from `/play`.
+async fn start_game(b: &Browser, server: &Server, mode: &str, rules: &str, level_first: bool) {
+    go(b, &format!("{}/play", server.url)).await;
+    fits(b, "/play").await;
+    let script = format!(
+        "document.querySelector('select[name=mode]').value = '{mode}';\
+         document.querySelector('select[name=rules]').value = '{rules}';\
+         document.querySelector('input[name=second]').checked = {level_first};"
+    );
+    b.js(&script).await;
+    click(b, "#new-game button[type=submit]").await;
+    wait_for(b, "#status").await;
+}
+
+/// Plays the game on the page to its end, choosing the first free square and the first piece
+/// each time; reloads once along the way. The status said at the end.
+async fn play_out(b: &Browser, what: &str) -> String {
+    let mut reloaded = false;
+    while b.js("return !!document.querySelector('#play');").await == Value::Bool(true) {
+        let picks = b
+            .js("const s = document.querySelector('input[name=square]'), g = document.querySelector('input[name=give]');\
+                 return [s && s.value, g && g.value];")
+            .await;
+        if let Some(sq) = picks[0].as_str() {
+            click(b, &format!("input[name=square][value='{sq}']")).await;
+        }
+        if let Some(g) = picks[1].as_str() {
+            click(b, &format!("input[name=give][value='{g}']")).await;
+        }
+        let before = moves(b).await.len();
+        press(b, "#play").await;
+        assert!(moves(b).await.len() > before, "{what}: nothing was played");
+        if !reloaded && before >= 2 {
+            // Reloaded, the game is as it was.
+            let seen = moves(b).await;
+            b.client.refresh().await.unwrap();
+            wait_for(b, "#status").await;
+            assert_eq!(moves(b).await, seen, "{what}: after a reload");
+            fits(b, what).await;
+            reloaded = true;
+        }
+    }
+    text(b, "#status").await
+}
+
+fn screenshot(width: u32, height: u32) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .join(format!("play-{width}x{height}.png"))
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_play_page_in_a_real_browser_at_three_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config(dir.path()));
+    for (width, height) in [(320, 640), (390, 844), (1280, 800)] {
+        let b = browser::open(width, height).await;
+        for level in 1..=5 {
+            let what = format!("level {level} at {width}x{height}");
+            start_game(
+                &b,
+                &server,
+                &format!("level-{level}"),
+                "quads",
+                level % 2 == 0,
+            )
+            .await;
+            fits(&b, &what).await;
+            let said = play_out(&b, &what).await;
+            assert!(
+                ["You win.", "You lose.", "A draw: the board is full."].contains(&said.as_str()),
+                "{what}: {said}"
+            );
+            fits(&b, &what).await;
+        }
+        std::fs::write(
+            screenshot(width, height),
+            b.client.screenshot().await.unwrap(),
+        )
+        .unwrap();
+        assert_eq!(errors(&b).await, Vec::<String>::new(), "{width}x{height}");
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn typed_moves_refusals_a_called_quarto_and_the_puzzle_in_a_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config(dir.path()));
+    let b = browser::open(390, 844).await;
+    // Two players under claim=announce, every move typed: row 1 filled, D1's placer gives
+    // instead of calling it.
+    start_game(&b, &server, "two", "classic,claim=announce", false).await;
+    for mv in ["BDRF", "A1 BLRH", "B1 BLQF", "C1 BDQH", "D1 SLQH"] {
+        fill(&b, "input[name=typed]", mv).await;
+        press(&b, "#play").await;
+    }
+    assert_eq!(moves(&b).await.len(), 5);
+    // Refused, with the rules' reason, and nothing played.
+    for (mv, why) in [
+        ("A1 BLRF", "A1 BLRF: square A1 is occupied"),
+        ("Z9", "`Z9`: "),
+    ] {
+        fill(&b, "input[name=typed]", mv).await;
+        press(&b, "#play").await;
+        let said = text(&b, "#refused").await;
+        assert!(said.starts_with(why), "{mv}: {said}");
+        assert_eq!(moves(&b).await.len(), 5);
+    }
+    press(&b, "#claim").await;
+    assert_eq!(text(&b, "#status").await, "The second player wins.");
+    let won = b
+        .js("return [...document.querySelectorAll('.sq.won .name')].map(n => n.textContent);")
+        .await;
+    assert_eq!(won, serde_json::json!(["A1", "B1", "C1", "D1"]));
+    fits(&b, "a called quarto").await;
+    // The puzzle of the day: the answer typed, then the winning move each time.
+    let out = Command::new(env!("CARGO_BIN_EXE_quads"))
+        .args(["puzzle", "--json"])
+        .output()
+        .unwrap();
+    let puzzle: Value = serde_json::from_slice(&out.stdout).unwrap();
+    start_game(&b, &server, "puzzle", "quads", false).await;
+    let rules: Rules = puzzle["rules"].as_str().unwrap().parse().unwrap();
+    let mut solver = Solver::new(&rules, 16);
+    let mut typed = puzzle["solution"][0].as_str().unwrap().to_owned();
+    loop {
+        fill(&b, "input[name=typed]", &typed).await;
+        press(&b, "#play").await;
+        if b.js("return !!document.querySelector('#puzzle-result');")
+            .await
+            == Value::Bool(true)
+        {
+            break;
+        }
+        // The position now, from the moves the page lists.
+        let mut pos: Position = puzzle["position"].as_str().unwrap().parse().unwrap();
+        for m in moves(&b).await {
+            pos = pos.play(m.parse().unwrap(), &rules).unwrap();
+        }
+        typed = solver.best_move(&pos, &rules).unwrap().to_string();
+    }
+    assert_eq!(text(&b, "#puzzle-result").await, "Solved.");
+    // The two refusals answered 422, which the browser logs; nothing else.
+    let logged = errors(&b).await;
+    assert!(
+        logged.len() == 2 && logged.iter().all(|e| e.contains("status of 422")),
+        "{logged:?}"
+    );
+}
