@@ -90,6 +90,36 @@ async fn play_out(b: &Browser, what: &str) -> String {
     text(b, "#status").await
 }
 
+/// axe-core's violations on the page now: none. Installed by scripts/test (`npm ci --prefix
+/// tests/axe`).
+async fn accessible(b: &Browser, what: &str) {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/axe/node_modules/axe-core/axe.min.js");
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (scripts/test installs it: npm ci --prefix tests/axe)",
+            path.display()
+        )
+    });
+    b.client.execute(&source, vec![]).await.unwrap();
+    let found = b
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];\
+             axe.run().then(r => done([r.passes.length, r.violations.map(v =>\
+               `${v.id}: ${v.nodes.map(n => n.target.join(' ')).join(', ')}`)]));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    // It ran: rules passed (a page's language, its title, every form field labelled…).
+    assert!(
+        found[0].as_u64().unwrap() > 10,
+        "axe-core on {what}: {found}"
+    );
+    assert_eq!(found[1], Value::Array(Vec::new()), "axe-core on {what}");
+}
+
 fn screenshot(width: u32, height: u32) -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
@@ -114,6 +144,9 @@ async fn the_play_page_in_a_real_browser_at_three_sizes() {
             )
             .await;
             fits(&b, &what).await;
+            if level == 1 {
+                accessible(&b, &format!("a game begun at {width}x{height}")).await;
+            }
             let said = play_out(&b, &what).await;
             assert!(
                 ["You win.", "You lose.", "A draw: the board is full."].contains(&said.as_str()),
@@ -121,6 +154,9 @@ async fn the_play_page_in_a_real_browser_at_three_sizes() {
             );
             fits(&b, &what).await;
         }
+        accessible(&b, &format!("a game over at {width}x{height}")).await;
+        go(&b, &format!("{}/play", server.url)).await;
+        accessible(&b, &format!("/play at {width}x{height}")).await;
         std::fs::write(
             screenshot(width, height),
             b.client.screenshot().await.unwrap(),
