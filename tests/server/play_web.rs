@@ -25,7 +25,8 @@ async fn moves(b: &Browser) -> Vec<String> {
 }
 
 /// Presses a form's button and waits for the page that answers (its move count moved on, or a
-/// refusal shown).
+/// refusal shown). The page pressed on is marked first, so a refusal already on it (the same
+/// count, the same `#refused`) is never taken for the answer: only a new document lacks the mark.
 async fn press(b: &Browser, button: &str) {
     let after: String = wait_for(b, "input[name=after]")
         .await
@@ -33,10 +34,15 @@ async fn press(b: &Browser, button: &str) {
         .await
         .unwrap()
         .unwrap();
+    b.js("document.documentElement.dataset.pressed = '1';")
+        .await;
     click(b, button).await;
     wait_for(
         b,
-        &format!("input[name=after]:not([value='{after}']), #refused"),
+        &format!(
+            "html:not([data-pressed]) input[name=after]:not([value='{after}']), \
+             html:not([data-pressed]) #refused"
+        ),
     )
     .await;
 }
