@@ -237,3 +237,77 @@ fn the_puzzle_of_the_day_solved_and_failed() {
     }
     assert_eq!(game["puzzle"]["solved"], false, "{game}");
 }
+
+/// A page GET with `headers`: (status, its `Set-Cookie`, its text).
+fn page(server: &Server, path: &str, headers: &[(&str, &str)]) -> (u16, Option<String>, String) {
+    let mut req = ureq::get(&format!("{}{path}", server.url));
+    for (k, v) in headers {
+        req = req.set(k, v);
+    }
+    let r = match req.call() {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{e}"),
+    };
+    let cookie = r
+        .all("set-cookie")
+        .into_iter()
+        .find(|c| c.starts_with("quads_lang="))
+        .map(str::to_owned);
+    (r.status(), cookie, r.into_string().unwrap())
+}
+
+#[test]
+fn the_play_pages_language_from_the_address_the_cookie_or_the_browser() {
+    use quads_i18n::{Catalog, Lang};
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config(dir.path()));
+    let game = started(&server, json!({ "mode": "two" }));
+    let at = format!("/play/{}", game["id"].as_str().unwrap());
+    // The page's words are the catalogue's (maud escapes apostrophes; the test's words have none
+    // that matter: the first player's name and the start button).
+    let speaks = |text: &str, lang: Lang| {
+        let c = Catalog::new(lang);
+        text.contains(&format!("<html lang=\"{}\">", lang.code()))
+            && text.contains(&c.text("player-one"))
+    };
+    for (headers, lang) in [
+        (vec![], Lang::En),
+        (
+            vec![("Accept-Language", "sl-SI,sl;q=0.9,en;q=0.8")],
+            Lang::Sl,
+        ),
+        (vec![("Accept-Language", "de-DE,pt-BR;q=0.8")], Lang::Pt),
+        (vec![("Accept-Language", "de-DE,ja")], Lang::En),
+        // A choice kept in the cookie wins over the browser's.
+        (
+            vec![("Accept-Language", "it"), ("Cookie", "quads_lang=fr")],
+            Lang::Fr,
+        ),
+        // A cookie that is not one of the six is the browser's choice.
+        (
+            vec![("Accept-Language", "es"), ("Cookie", "quads_lang=xx")],
+            Lang::Es,
+        ),
+    ] {
+        let (code, cookie, text) = page(&server, &at, &headers);
+        assert_eq!((code, cookie), (200, None), "{headers:?}");
+        assert!(speaks(&text, lang), "{headers:?}: not in {lang}");
+    }
+    // Asked in the address: it wins over the cookie, and is kept.
+    let (code, cookie, text) = page(
+        &server,
+        &format!("{at}?lang=it"),
+        &[("Cookie", "quads_lang=fr")],
+    );
+    assert_eq!(code, 200);
+    assert!(speaks(&text, Lang::It));
+    assert!(cookie.unwrap().starts_with("quads_lang=it;"));
+    // A language that is not one of the six, refused in one line.
+    let (code, _, text) = page(&server, "/play?lang=de", &[]);
+    assert_eq!(code, 400);
+    assert!(
+        text.contains("unknown language `de` (expected one of en, it, pt, es, fr, sl)"),
+        "{text}"
+    );
+}

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use quads_bots::solver::Solver;
-use quads_rules::{Position, Rules};
+use quads_i18n::{reason, Arg, Catalog, Lang};
+use quads_rules::{Position, Reason, Rules, Square};
 use serde_json::Value;
 
 use crate::browser::{self, Browser};
@@ -154,10 +155,13 @@ async fn the_play_page_in_a_real_browser_at_three_sizes() {
                 accessible(&b, &format!("a game begun at {width}x{height}")).await;
             }
             let said = play_out(&b, &what).await;
-            assert!(
-                ["You win.", "You lose.", "A draw: the board is full."].contains(&said.as_str()),
-                "{what}: {said}"
-            );
+            let en = Catalog::new(Lang::En);
+            let ends = [
+                en.with("end-win", &[("who", "you".into()), ("player", "".into())]),
+                en.text("web-lose"),
+                en.text("end-draw"),
+            ];
+            assert!(ends.contains(&said), "{what}: {said}");
             fits(&b, &what).await;
         }
         accessible(&b, &format!("a game over at {width}x{height}")).await;
@@ -177,6 +181,7 @@ async fn typed_moves_refusals_a_called_quarto_and_the_puzzle_in_a_browser() {
     let dir = tempfile::tempdir().unwrap();
     let server = start(&write_config(dir.path()));
     let b = browser::open(390, 844).await;
+    let en = Catalog::new(Lang::En);
     // Two players under claim=announce, every move typed: row 1 filled, D1's placer gives
     // instead of calling it.
     start_game(&b, &server, "two", "classic,claim=announce", false).await;
@@ -186,18 +191,25 @@ async fn typed_moves_refusals_a_called_quarto_and_the_puzzle_in_a_browser() {
     }
     assert_eq!(moves(&b).await.len(), 5);
     // Refused, with the rules' reason, and nothing played.
+    let occupied = reason(&en, Reason::Occupied("A1".parse::<Square>().unwrap()));
     for (mv, why) in [
-        ("A1 BLRF", "A1 BLRF: square A1 is occupied"),
-        ("Z9", "`Z9`: "),
+        ("A1 BLRF", format!("A1 BLRF: {occupied}")),
+        ("Z9", en.with("msg-unreadable", &[("text", "Z9".into())])),
     ] {
         fill(&b, "input[name=typed]", mv).await;
         press(&b, "#play").await;
-        let said = text(&b, "#refused").await;
-        assert!(said.starts_with(why), "{mv}: {said}");
+        assert_eq!(text(&b, "#refused").await, why, "{mv}");
         assert_eq!(moves(&b).await.len(), 5);
     }
     press(&b, "#claim").await;
-    assert_eq!(text(&b, "#status").await, "The second player wins.");
+    let second_wins = en.with(
+        "end-win",
+        &[
+            ("who", "other".into()),
+            ("player", en.text("player-two").into()),
+        ],
+    );
+    assert_eq!(text(&b, "#status").await, second_wins);
     let won = b
         .js("return [...document.querySelectorAll('.sq.won .name')].map(n => n.textContent);")
         .await;
@@ -229,11 +241,70 @@ async fn typed_moves_refusals_a_called_quarto_and_the_puzzle_in_a_browser() {
         }
         typed = solver.best_move(&pos, &rules).unwrap().to_string();
     }
-    assert_eq!(text(&b, "#puzzle-result").await, "Solved.");
+    assert_eq!(text(&b, "#puzzle-result").await, en.text("web-solved"));
     // The two refusals answered 422, which the browser logs; nothing else.
     let logged = errors(&b).await;
     assert!(
         logged.len() == 2 && logged.iter().all(|e| e.contains("status of 422")),
+        "{logged:?}"
+    );
+}
+
+/// What the page should say while the person is to give the first piece, in `c`'s words.
+fn opening(c: &Catalog) -> String {
+    shown(c.with(
+        "status-opening",
+        &[("player", Arg::from(c.text("player-you")))],
+    ))
+}
+
+/// `text` as WebDriver reads it off a page: a no-break space (French puts one before a colon)
+/// read as a space.
+fn shown(text: String) -> String {
+    text.replace('\u{a0}', " ")
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_play_page_in_each_language_switched_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config(dir.path()));
+    let b = browser::open(390, 844).await;
+    start_game(&b, &server, "level-1", "quads", false).await;
+    let game = b.client.current_url().await.unwrap().to_string();
+    // Each language from the page's switch: the page says so, and speaks it.
+    for lang in Lang::ALL {
+        let c = Catalog::new(lang);
+        click(&b, &format!("nav.langs a[hreflang={}]", lang.code())).await;
+        wait_for(&b, &format!("html[lang={}] #status", lang.code())).await;
+        assert_eq!(text(&b, "#status").await, opening(&c), "{lang}");
+        assert_eq!(
+            text(&b, "#play").await,
+            shown(c.text("web-play-button")),
+            "{lang}"
+        );
+        accessible(&b, &format!("a game in {lang}")).await;
+    }
+    // Kept: the game's own address, with no choice in it, is still in the last language; so is
+    // a refusal, in the rules core's reason.
+    let sl = Catalog::new(Lang::Sl);
+    go(&b, &game).await;
+    wait_for(&b, "html[lang=sl] #status").await;
+    let mv: quads_rules::Move = "A1 BDRF".parse().unwrap();
+    let why = Position::START.validate(mv, &Rules::QUADS).unwrap_err();
+    fill(&b, "input[name=typed]", "A1 BDRF").await;
+    press(&b, "#play").await;
+    assert_eq!(
+        text(&b, "#refused").await,
+        shown(format!("{mv}: {}", reason(&sl, why)))
+    );
+    go(&b, &format!("{}/play", server.url)).await;
+    assert_eq!(
+        text(&b, "#new-game button[type=submit]").await,
+        shown(sl.text("web-start"))
+    );
+    let logged = errors(&b).await;
+    assert!(
+        logged.len() == 1 && logged[0].contains("status of 422"),
         "{logged:?}"
     );
 }

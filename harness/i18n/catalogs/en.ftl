@@ -157,3 +157,48 @@ puzzle-play-won = Solved: you won in { $placements ->
    *[other] { $placements } placements
 }.
 puzzle-play-lost = Not this one: the win is gone. The solution was { $moves }.
+
+## The play page in a browser (quads serve)
+
+nav-leaderboard = leaderboard
+nav-play = play
+nav-final = final
+nav-host = host
+nav-me = me ({ $name })
+nav-log-in = log in
+nav-sign-up = sign up
+nav-log-out = log out
+web-language = Language
+web-play = Play
+web-intro = Play a game of Quads or classic Quarto: against one of five levels, with a friend on this device, or today's puzzle.
+web-game = Game
+web-against-level = against level { $level }
+web-random = (random)
+web-perfect = (perfect)
+web-two = two players on this device
+web-puzzle = the puzzle of the day
+web-rules = Rules
+web-rules-quads = Quads (rows, columns, diagonals and 2×2 squares)
+web-rules-classic = classic Quarto
+web-rules-announce = classic Quarto, wins called “Quarto!”
+web-level-begins = let the level begin
+web-start = start
+web-title-level = Against level { $level }
+web-title-two = Two players
+web-title-puzzle = The puzzle of { $date }
+web-rules-now = Rules: { $rules }.
+web-address = This game's address, to come back to it or share it:
+web-board = The board
+web-board-place = The board: choose where { $piece } goes
+web-give = The piece to give
+web-typed = or type the move
+web-play-button = play
+web-no-moves = None yet.
+web-new-game = a new game
+web-status-place = { $player }: place { $piece }, then give a piece.
+web-lose = You lose.
+web-solved = Solved.
+web-not-solved = Not solved: the win was there. Try again tomorrow, or start it again.
+web-moved-on = The game has moved on since: look again.
+web-not-yours = It is not your move.
+web-choose = Choose a square and a piece, or type the move.

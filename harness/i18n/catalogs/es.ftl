@@ -157,3 +157,48 @@ puzzle-play-won = Resuelto: has ganado en { $placements ->
    *[other] { $placements } colocaciones
 }.
 puzzle-play-lost = Esta no era: se te ha escapado la victoria. La solución era { $moves }.
+
+## La página de juego en el navegador (quads serve)
+
+nav-leaderboard = clasificación
+nav-play = jugar
+nav-final = final
+nav-host = organizador
+nav-me = yo ({ $name })
+nav-log-in = entrar
+nav-sign-up = inscribirse
+nav-log-out = salir
+web-language = Idioma
+web-play = Jugar
+web-intro = Juega una partida de Quads o del Quarto clásico: contra uno de los cinco niveles, con un amigo en este dispositivo, o el reto del día.
+web-game = Partida
+web-against-level = contra el nivel { $level }
+web-random = (al azar)
+web-perfect = (perfecto)
+web-two = dos jugadores en este dispositivo
+web-puzzle = el reto del día
+web-rules = Reglas
+web-rules-quads = Quads (filas, columnas, diagonales y cuadrados de 2×2)
+web-rules-classic = Quarto clásico
+web-rules-announce = Quarto clásico, victorias anunciadas con «¡Quarto!»
+web-level-begins = dejar que empiece el nivel
+web-start = empezar
+web-title-level = Contra el nivel { $level }
+web-title-two = Dos jugadores
+web-title-puzzle = El reto del { $date }
+web-rules-now = Reglas: { $rules }.
+web-address = La dirección de esta partida, para volver a ella o compartirla:
+web-board = El tablero
+web-board-place = El tablero: elige dónde va { $piece }
+web-give = La pieza que entregas
+web-typed = o escribe la jugada
+web-play-button = jugar
+web-no-moves = Ninguna todavía.
+web-new-game = una partida nueva
+web-status-place = { $player }: coloca { $piece } y luego entrega una pieza.
+web-lose = Has perdido.
+web-solved = Resuelto.
+web-not-solved = No resuelto: la victoria estaba ahí. Vuelve a intentarlo mañana, o empiézalo de nuevo.
+web-moved-on = La partida ha avanzado entretanto: vuelve a mirar.
+web-not-yours = No es tu turno.
+web-choose = Elige una casilla y una pieza, o escribe la jugada.

@@ -157,3 +157,48 @@ puzzle-play-won = Résolu : tu as gagné en { $placements ->
    *[other] { $placements } poses
 }.
 puzzle-play-lost = Raté : la victoire t'a échappé. La solution était { $moves }.
+
+## La page de jeu dans le navigateur (quads serve)
+
+nav-leaderboard = classement
+nav-play = jouer
+nav-final = finale
+nav-host = organisateur
+nav-me = moi ({ $name })
+nav-log-in = se connecter
+nav-sign-up = s'inscrire
+nav-log-out = se déconnecter
+web-language = Langue
+web-play = Jouer
+web-intro = Joue une partie de Quads ou de Quarto classique : contre l'un des cinq niveaux, avec un ami sur cet appareil, ou le casse-tête du jour.
+web-game = Partie
+web-against-level = contre le niveau { $level }
+web-random = (au hasard)
+web-perfect = (parfait)
+web-two = deux joueurs sur cet appareil
+web-puzzle = le casse-tête du jour
+web-rules = Règles
+web-rules-quads = Quads (lignes, colonnes, diagonales et carrés 2×2)
+web-rules-classic = Quarto classique
+web-rules-announce = Quarto classique, victoires annoncées par « Quarto ! »
+web-level-begins = laisser le niveau commencer
+web-start = commencer
+web-title-level = Contre le niveau { $level }
+web-title-two = Deux joueurs
+web-title-puzzle = Le casse-tête du { $date }
+web-rules-now = Règles : { $rules }.
+web-address = L'adresse de cette partie, pour y revenir ou la partager :
+web-board = Le plateau
+web-board-place = Le plateau : choisis où va { $piece }
+web-give = La pièce à donner
+web-typed = ou tape le coup
+web-play-button = jouer
+web-no-moves = Aucun pour l'instant.
+web-new-game = une nouvelle partie
+web-status-place = { $player } : pose { $piece }, puis donne une pièce.
+web-lose = Tu as perdu.
+web-solved = Résolu.
+web-not-solved = Pas résolu : la victoire était là. Réessaie demain, ou recommence-le.
+web-moved-on = La partie a avancé entre-temps : regarde à nouveau.
+web-not-yours = Ce n'est pas ton tour.
+web-choose = Choisis une case et une pièce, ou tape le coup.

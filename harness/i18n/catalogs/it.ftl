@@ -157,3 +157,48 @@ puzzle-play-won = Risolto: hai vinto in { $placements ->
    *[other] { $placements } piazzamenti
 }.
 puzzle-play-lost = Niente da fare: la vittoria è sfumata. La soluzione era { $moves }.
+
+## La pagina di gioco nel browser (quads serve)
+
+nav-leaderboard = classifica
+nav-play = gioca
+nav-final = finale
+nav-host = organizzatore
+nav-me = io ({ $name })
+nav-log-in = accedi
+nav-sign-up = iscriviti
+nav-log-out = esci
+web-language = Lingua
+web-play = Gioca
+web-intro = Gioca una partita a Quads o al Quarto classico: contro uno dei cinque livelli, con un amico su questo dispositivo, o il rompicapo del giorno.
+web-game = Partita
+web-against-level = contro il livello { $level }
+web-random = (a caso)
+web-perfect = (perfetto)
+web-two = due giocatori su questo dispositivo
+web-puzzle = il rompicapo del giorno
+web-rules = Regole
+web-rules-quads = Quads (righe, colonne, diagonali e quadrati 2×2)
+web-rules-classic = Quarto classico
+web-rules-announce = Quarto classico, con la vittoria annunciata “Quarto!”
+web-level-begins = lascia iniziare il livello
+web-start = inizia
+web-title-level = Contro il livello { $level }
+web-title-two = Due giocatori
+web-title-puzzle = Il rompicapo del { $date }
+web-rules-now = Regole: { $rules }.
+web-address = L'indirizzo di questa partita, per tornarci o condividerla:
+web-board = La scacchiera
+web-board-place = La scacchiera: scegli dove va { $piece }
+web-give = Il pezzo da consegnare
+web-typed = oppure scrivi la mossa
+web-play-button = gioca
+web-no-moves = Ancora nessuna.
+web-new-game = una nuova partita
+web-status-place = { $player }: piazza { $piece }, poi consegna un pezzo.
+web-lose = Hai perso.
+web-solved = Risolto.
+web-not-solved = Non risolto: la vittoria c'era. Riprova domani, o ricomincialo.
+web-moved-on = La partita è andata avanti nel frattempo: guarda di nuovo.
+web-not-yours = Non tocca a te.
+web-choose = Scegli una casella e un pezzo, oppure scrivi la mossa.

@@ -157,3 +157,48 @@ puzzle-play-won = Resolvido: você venceu em { $placements ->
    *[other] { $placements } colocações
 }.
 puzzle-play-lost = Não foi dessa vez: a vitória escapou. A solução era { $moves }.
+
+## A página de jogo no navegador (quads serve)
+
+nav-leaderboard = classificação
+nav-play = jogar
+nav-final = final
+nav-host = organizador
+nav-me = eu ({ $name })
+nav-log-in = entrar
+nav-sign-up = inscrever-se
+nav-log-out = sair
+web-language = Idioma
+web-play = Jogar
+web-intro = Jogue uma partida de Quads ou do Quarto clássico: contra um dos cinco níveis, com um amigo neste dispositivo, ou o desafio do dia.
+web-game = Partida
+web-against-level = contra o nível { $level }
+web-random = (ao acaso)
+web-perfect = (perfeito)
+web-two = dois jogadores neste dispositivo
+web-puzzle = o desafio do dia
+web-rules = Regras
+web-rules-quads = Quads (linhas, colunas, diagonais e quadrados 2×2)
+web-rules-classic = Quarto clássico
+web-rules-announce = Quarto clássico, vitórias anunciadas com “Quarto!”
+web-level-begins = deixar o nível começar
+web-start = começar
+web-title-level = Contra o nível { $level }
+web-title-two = Dois jogadores
+web-title-puzzle = O desafio de { $date }
+web-rules-now = Regras: { $rules }.
+web-address = O endereço desta partida, para voltar a ela ou compartilhá-la:
+web-board = O tabuleiro
+web-board-place = O tabuleiro: escolha onde vai { $piece }
+web-give = A peça a entregar
+web-typed = ou escreva a jogada
+web-play-button = jogar
+web-no-moves = Nenhuma ainda.
+web-new-game = uma nova partida
+web-status-place = { $player }: coloque { $piece } e depois entregue uma peça.
+web-lose = Você perdeu.
+web-solved = Resolvido.
+web-not-solved = Não resolvido: a vitória estava lá. Tente de novo amanhã, ou recomece-o.
+web-moved-on = A partida avançou nesse meio-tempo: veja de novo.
+web-not-yours = Não é a sua vez.
+web-choose = Escolha uma casa e uma peça, ou escreva a jogada.

@@ -175,3 +175,48 @@ puzzle-play-won = Rešeno: do zmage { $placements ->
    *[other] je bilo potrebnih { $placements } postavitev
 }.
 puzzle-play-lost = Tokrat ne: zmage ni več mogoče doseči. Rešitev je bila { $moves }.
+
+## Stran za igro v brskalniku (quads serve)
+
+nav-leaderboard = lestvica
+nav-play = igraj
+nav-final = finale
+nav-host = organizator
+nav-me = jaz ({ $name })
+nav-log-in = prijava
+nav-sign-up = registracija
+nav-log-out = odjava
+web-language = Jezik
+web-play = Igraj
+web-intro = Igraj partijo Quads ali klasičnega Quarta: proti eni od petih stopenj, s prijateljem na tej napravi ali uganko dneva.
+web-game = Igra
+web-against-level = proti stopnji { $level }
+web-random = (naključna)
+web-perfect = (popolna)
+web-two = dva igralca na tej napravi
+web-puzzle = uganka dneva
+web-rules = Pravila
+web-rules-quads = Quads (vrstice, stolpci, diagonali in kvadrati 2×2)
+web-rules-classic = klasični Quarto
+web-rules-announce = klasični Quarto, zmaga se napove s „Quarto!“
+web-level-begins = naj začne stopnja
+web-start = začni
+web-title-level = Proti stopnji { $level }
+web-title-two = Dva igralca
+web-title-puzzle = Uganka dne { $date }
+web-rules-now = Pravila: { $rules }.
+web-address = Naslov te igre, da se vrneš k njej ali jo deliš:
+web-board = Plošča
+web-board-place = Plošča: izberi, kam gre { $piece }
+web-give = Figura za podajo
+web-typed = ali vpiši potezo
+web-play-button = igraj
+web-no-moves = Še nobene.
+web-new-game = nova igra
+web-status-place = { $player }: postavi { $piece }, nato podaj figuro.
+web-lose = Izgubil si.
+web-solved = Rešeno.
+web-not-solved = Ni rešeno: zmaga je bila mogoča. Poskusi znova jutri ali začni znova.
+web-moved-on = Igra je medtem napredovala: poglej znova.
+web-not-yours = Nisi na potezi.
+web-choose = Izberi polje in figuro ali vpiši potezo.

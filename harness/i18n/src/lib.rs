@@ -49,6 +49,18 @@ impl Lang {
         }
     }
 
+    /// The language's name in itself, as a language switch lists it.
+    pub const fn native_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::It => "Italiano",
+            Lang::Pt => "Português",
+            Lang::Es => "Español",
+            Lang::Fr => "Français",
+            Lang::Sl => "Slovenščina",
+        }
+    }
+
     /// The catalogue's text.
     const fn source(self) -> &'static str {
         match self {
@@ -69,6 +81,26 @@ impl Lang {
             .unwrap_or("")
             .to_ascii_lowercase();
         Lang::ALL.into_iter().find(|l| l.code() == code)
+    }
+
+    /// The language a browser asks for first among the six, from its `Accept-Language`
+    /// header (`sl-SI,sl;q=0.9,en;q=0.8`), or English. Browsers list languages by preference,
+    /// which is the order negotiated here (Fluent's negotiation, by order, not by weight).
+    pub fn from_accept_language(header: &str) -> Lang {
+        let requested = fluent_langneg::parse_accepted_languages(header);
+        let available: Vec<unic_langid::LanguageIdentifier> = Lang::ALL
+            .iter()
+            .filter_map(|l| l.code().parse().ok())
+            .collect();
+        fluent_langneg::negotiate_languages(
+            &requested,
+            &available,
+            None,
+            fluent_langneg::NegotiationStrategy::Lookup,
+        )
+        .first()
+        .and_then(|id| Lang::from_locale(&id.to_string()))
+        .unwrap_or(Lang::En)
     }
 
     /// The language of this process's locale (`LC_ALL`, then `LC_MESSAGES`, then `LANG`, as

@@ -159,6 +159,23 @@ fn the_language_comes_from_the_option_or_the_locale() {
 }
 
 #[test]
+fn a_browsers_first_language_among_the_six_is_chosen() {
+    for (header, lang) in [
+        ("sl-SI,sl;q=0.9,en;q=0.8", Lang::Sl),
+        ("de-DE,de;q=0.9,pt-BR;q=0.8,en;q=0.5", Lang::Pt),
+        ("fr-CA", Lang::Fr),
+        ("IT", Lang::It),
+        ("de, ja", Lang::En),
+        ("", Lang::En),
+        ("*", Lang::En),
+        (";;,q=,", Lang::En),
+        ("es-419,en", Lang::Es),
+    ] {
+        assert_eq!(Lang::from_accept_language(header), lang, "{header:?}");
+    }
+}
+
+#[test]
 fn every_catalogue_is_written_in_its_own_language() {
     let english = messages(Lang::En.source());
     for lang in Lang::ALL.into_iter().filter(|&l| l != Lang::En) {

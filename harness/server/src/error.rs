@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
+use crate::domain::play::Refusal;
 use crate::domain::DomainError;
 use crate::store::StoreError;
 
@@ -134,6 +135,11 @@ impl From<DomainError> for ApiError {
             DomainError::Invalid(_) => StatusCode::BAD_REQUEST,
             DomainError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             DomainError::Unacceptable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            DomainError::Refused(r) => match r {
+                Refusal::Unreadable { .. } | Refusal::NothingChosen => StatusCode::BAD_REQUEST,
+                Refusal::Illegal(..) => StatusCode::UNPROCESSABLE_ENTITY,
+                Refusal::Over | Refusal::NotYours | Refusal::MovedOn => StatusCode::CONFLICT,
+            },
             DomainError::TooOften {
                 message,
                 retry_after,

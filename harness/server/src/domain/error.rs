@@ -2,6 +2,7 @@
 //! asked), or that it failed. The front ends say it their way: the API as a status and
 //! `{"error": ...}` (crate::ApiError), the pages as a page.
 
+use super::play::Refusal;
 use crate::store::{OverQuota, StoreError};
 
 /// Why an action was refused, or that it failed.
@@ -31,6 +32,9 @@ pub enum DomainError {
     /// Too often: the same may succeed after `retry_after` seconds.
     #[error("{message}")]
     TooOften { message: String, retry_after: u64 },
+    /// A move in a game on the play page not played, and why.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
     /// The server's own failure (its database, its disk): logged, never shown.
     #[error("{0}")]
     Failed(String),

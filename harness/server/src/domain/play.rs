@@ -19,7 +19,7 @@ use quads_bots::{Strategy, LEVELS};
 use quads_protocol::Go;
 use quads_puzzle::Puzzle;
 use quads_record::game::Game;
-use quads_rules::{Move, Outcome, Player, Position, Rules, Square};
+use quads_rules::{Move, Outcome, Player, Position, Reason, Rules, Square};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -99,6 +99,30 @@ impl Mode {
             ))),
         }
     }
+}
+
+/// Why a person's move was not played, typed so each front end says it in its reader's words
+/// (the API in English, as [`std::fmt::Display`] has it; the page in the visitor's language).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The text is not a move in the project's notation.
+    #[error("`{text}`: {why}")]
+    Unreadable { text: String, why: String },
+    /// A move the rules refuse, with the rules core's reason.
+    #[error("{0}: {1}")]
+    Illegal(Move, Reason),
+    /// Nothing was chosen.
+    #[error("choose a square and a piece, or type the move")]
+    NothingChosen,
+    /// The game is over.
+    #[error("the game is over")]
+    Over,
+    /// The level or the solver is to move.
+    #[error("it is not your move")]
+    NotYours,
+    /// The game has moved on since the person saw it (another tab, a request sent twice).
+    #[error("the game has moved on since: look again")]
+    MovedOn,
 }
 
 /// A game asked for.
@@ -227,20 +251,20 @@ pub async fn get(app: &App, id: &str) -> Result<Play, DomainError> {
 pub async fn play(app: &App, id: &str, text: &str, after: usize) -> Result<Play, DomainError> {
     let (row, mode, mut game) = load(app, id).await?;
     if game.moves().len() != after {
-        return Err(moved_on());
+        return Err(Refusal::MovedOn.into());
     }
     if game.outcome().is_some() {
-        return Err(DomainError::Conflict("the game is over".to_owned()));
+        return Err(Refusal::Over.into());
     }
     if !person_moves(&row, game.to_move()) {
-        return Err(DomainError::Conflict("it is not your move".to_owned()));
+        return Err(Refusal::NotYours.into());
     }
-    let mv: Move = text
-        .trim()
-        .parse()
-        .map_err(|e| DomainError::Invalid(format!("`{}`: {e}", text.trim())))?;
+    let mv: Move = text.trim().parse().map_err(|e| Refusal::Unreadable {
+        text: text.trim().to_owned(),
+        why: format!("{e}"),
+    })?;
     game.play(mv, 0.0)
-        .map_err(|reason| DomainError::Unacceptable(format!("{mv}: {reason}")))?;
+        .map_err(|reason| Refusal::Illegal(mv, reason))?;
     answer(app, &row, mode, &mut game).await?;
     if !app
         .0
@@ -248,7 +272,7 @@ pub async fn play(app: &App, id: &str, text: &str, after: usize) -> Result<Play,
         .extend_play(&row.id, after, &notation(&game))
         .await?
     {
-        return Err(moved_on());
+        return Err(Refusal::MovedOn.into());
     }
     Ok(show(&row, &game))
 }
@@ -268,7 +292,7 @@ pub async fn play_chosen(
             let (_, _, game) = load(app, id).await?;
             let both = format!("{s} {g}");
             let ends = both.parse::<Move>().is_ok_and(|mv| {
-                game.position().validate(mv, game.rules()) == Err(quads_rules::Reason::MustNotGive)
+                game.position().validate(mv, game.rules()) == Err(Reason::MustNotGive)
             });
             if ends {
                 s.to_owned()
@@ -278,17 +302,9 @@ pub async fn play_chosen(
         }
         (Some(s), None) => s.to_owned(),
         (None, Some(g)) => g.to_owned(),
-        (None, None) => {
-            return Err(DomainError::Invalid(
-                "choose a square and a piece, or type the move".to_owned(),
-            ))
-        }
+        (None, None) => return Err(Refusal::NothingChosen.into()),
     };
     play(app, id, &text, after).await
-}
-
-fn moved_on() -> DomainError {
-    DomainError::Conflict("the game has moved on since: look again".to_owned())
 }
 
 fn no_game() -> DomainError {

@@ -10,6 +10,7 @@
 //! | `/entrants/{name}` | anyone; more to its owner | versions and their status, head-to-head, matches; to the owner the upload and test-match forms, downloads |
 //! | `/entrants/{name}/versions/{n}` | its owner, the host | the check's report and the build log |
 //! | `/matches/{id}` | anyone | the match, its games with the report's replay, the command that replays it |
+//! | `/play`, `/play/{id}` | anyone | a game against a level, two players or the puzzle, in the visitor's language (`lang.rs`) |
 //! | `/admin` | the host | invites, switches, entrants, matches, the final tournament |
 //!
 //! Each page reads the store and calls the domain (crate::domain) as the API does, and renders
@@ -20,6 +21,7 @@ mod admin;
 mod assets;
 mod board;
 mod entrant;
+mod lang;
 mod matches;
 mod play;
 
@@ -152,12 +154,26 @@ impl Seen {
     }
 }
 
-/// A page: the layout around `body`, with `scripts` from `/assets` at the end.
+/// A page in English: the layout around `body`, with `scripts` from `/assets` at the end.
 pub fn page(app: &App, seen: &Seen, title: &str, body: Markup, scripts: &[&str]) -> Response {
+    lang::with(quads_i18n::Lang::En, |c| {
+        page_in(app, seen, c, title, body, scripts)
+    })
+}
+
+/// A page in `c`'s language (its body already in it): the layout around `body`.
+pub fn page_in(
+    app: &App,
+    seen: &Seen,
+    c: &quads_i18n::Catalog,
+    title: &str,
+    body: Markup,
+    scripts: &[&str],
+) -> Response {
     let event = &app.0.config.name;
     let markup = html! {
         (DOCTYPE)
-        html lang="en" {
+        html lang=(c.lang().code()) {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
@@ -171,21 +187,21 @@ pub fn page(app: &App, seen: &Seen, title: &str, body: Markup, scripts: &[&str])
                 header {
                     h1 { a href="/" { (event) } }
                     nav {
-                        a href="/" { "leaderboard" }
-                        a href="/play" { "play" }
-                        a href="/final" { "final" }
+                        a href="/" { (c.text("nav-leaderboard")) }
+                        a href="/play" { (c.text("nav-play")) }
+                        a href="/final" { (c.text("nav-final")) }
                         @match &seen.visitor {
-                            Visitor::Host => { a href="/admin" { "host" } }
-                            Visitor::Entrant(e) => { a href={ "/entrants/" (e.name) } { "me (" (e.name) ")" } }
+                            Visitor::Host => { a href="/admin" { (c.text("nav-host")) } }
+                            Visitor::Entrant(e) => { a href={ "/entrants/" (e.name) } { (c.with("nav-me", &[("name", e.name.as_str().into())])) } }
                             Visitor::Anonymous => {
-                                a href="/login" { "log in" }
-                                a href="/signup" { "sign up" }
+                                a href="/login" { (c.text("nav-log-in")) }
+                                a href="/signup" { (c.text("nav-sign-up")) }
                             }
                         }
                         @if seen.visitor != Visitor::Anonymous {
                             form class="inline" method="post" action="/logout" {
                                 (seen.field())
-                                button type="submit" { "log out" }
+                                button type="submit" { (c.text("nav-log-out")) }
                             }
                         }
                     }

@@ -4,38 +4,41 @@
 //! confirmation); or the move typed in the project's notation. Every game at its own address,
 //! `/play/ID`, which a reload or a link brings back.
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::{html, Markup};
+use quads_i18n::{reason, variant_name, Arg, Catalog};
+use quads_rules::Rules;
 use serde::Deserialize;
 
-use super::{form, page, see_other, Form, PageError, Seen};
-use crate::domain::play::{self, NewPlay, Play};
+use super::lang::{self, Asked, Chosen};
+use super::{form, page_in, see_other, with_cookie, Form, PageError, Seen};
+use crate::domain::play::{self, NewPlay, Play, Refusal};
 use crate::domain::{App, DomainError};
 use crate::session::check_csrf;
 
 /// A piece's traits in words, from its four letters (`BDRF`: big dark round solid).
-fn words(code: &str) -> String {
+fn words(c: &Catalog, code: &str) -> String {
     let b = code.as_bytes();
-    let pick = |i: usize, a: u8, yes: &'static str, no: &'static str| {
-        if b.get(i) == Some(&a) {
-            yes
-        } else {
-            no
-        }
-    };
+    let pick =
+        |i: usize, a: u8, yes: &str, no: &str| c.text(if b.get(i) == Some(&a) { yes } else { no });
     format!(
         "{} {} {} {}",
-        pick(0, b'B', "big", "small"),
-        pick(1, b'D', "dark", "light"),
-        pick(2, b'R', "round", "square"),
-        pick(3, b'H', "hollow", "solid"),
+        pick(0, b'B', "value-big", "value-small"),
+        pick(1, b'D', "value-dark", "value-light"),
+        pick(2, b'R', "value-round", "value-square"),
+        pick(3, b'H', "value-hollow", "value-solid"),
     )
 }
 
+/// A piece named: its letters, then its traits in words (`BDRF (big dark round solid)`).
+fn named(c: &Catalog, code: &str) -> String {
+    format!("{code} ({})", words(c, code))
+}
+
 /// A piece drawn: big or small, dark or light, round or square, hollow (a hole) or solid.
-fn piece(code: &str) -> Markup {
+fn piece(c: &Catalog, code: &str) -> Markup {
     let b = code.as_bytes();
     let r = if b.first() == Some(&b'B') { 18.0 } else { 11.0 };
     let (fill, ink) = if b.get(1) == Some(&b'D') {
@@ -46,7 +49,7 @@ fn piece(code: &str) -> Markup {
     let round = b.get(2) == Some(&b'R');
     let hollow = b.get(3) == Some(&b'H');
     html! {
-        svg class="piece" viewBox="0 0 48 48" role="img" aria-label=(words(code)) {
+        svg class="piece" viewBox="0 0 48 48" role="img" aria-label=(words(c, code)) {
             @if round {
                 circle cx="24" cy="24" r=(r) fill=(fill) stroke=(ink) stroke-width="2" {}
             } @else {
@@ -64,36 +67,54 @@ fn square_name(i: usize) -> String {
     format!("{}{}", (b'A' + (i % 4) as u8) as char, i / 4 + 1)
 }
 
+/// `page` in the chosen language, with the choice's cookie when the address made it.
+fn answered(chosen: &Chosen, page: Response) -> Response {
+    match &chosen.set {
+        Some(cookie) => with_cookie(page, cookie),
+        None => page,
+    }
+}
+
 pub(super) async fn choose(
     State(app): State<App>,
     headers: HeaderMap,
+    Query(asked): Query<Asked>,
 ) -> Result<Response, PageError> {
     let seen = Seen::of(&app, &headers).await?;
-    let body = html! {
-        p { "Play a game of Quads or classic Quarto: against one of five levels, with a friend on this device, or today's puzzle." }
-        form class="box" id="new-game" method="post" action="/play" {
-            (seen.field())
-            label { "Game "
-                select name="mode" {
-                    @for n in 1..=5 {
-                        option value={ "level-" (n) } selected[n == 2] { "against level " (n) @if n == 1 { " (random)" } @if n == 5 { " (perfect)" } }
+    let chosen = lang::chosen(&headers, &asked, app.0.config.secure_cookies)?;
+    let page = lang::with(chosen.lang, |c| {
+        let body = html! {
+            p { (c.text("web-intro")) }
+            form class="box" id="new-game" method="post" action="/play" {
+                (seen.field())
+                label { (c.text("web-game")) " "
+                    select name="mode" {
+                        @for n in 1..=5usize {
+                            option value={ "level-" (n) } selected[n == 2] {
+                                (c.with("web-against-level", &[("level", n.into())]))
+                                @if n == 1 { " " (c.text("web-random")) }
+                                @if n == 5 { " " (c.text("web-perfect")) }
+                            }
+                        }
+                        option value="two" { (c.text("web-two")) }
+                        option value="puzzle" { (c.text("web-puzzle")) }
                     }
-                    option value="two" { "two players on this device" }
-                    option value="puzzle" { "the puzzle of the day" }
                 }
-            }
-            label { "Rules "
-                select name="rules" {
-                    option value="quads" { "Quads (rows, columns, diagonals and 2×2 squares)" }
-                    option value="classic" { "classic Quarto" }
-                    option value="classic,claim=announce" { "classic Quarto, wins called \"Quarto!\"" }
+                label { (c.text("web-rules")) " "
+                    select name="rules" {
+                        option value="quads" { (c.text("web-rules-quads")) }
+                        option value="classic" { (c.text("web-rules-classic")) }
+                        option value="classic,claim=announce" { (c.text("web-rules-announce")) }
+                    }
                 }
+                label { input type="checkbox" name="second" value="1"; " " (c.text("web-level-begins")) }
+                button type="submit" { (c.text("web-start")) }
             }
-            label { input type="checkbox" name="second" value="1"; " let the level begin" }
-            button type="submit" { "start" }
-        }
-    };
-    Ok(page(&app, &seen, "Play", body, &[]))
+            (lang::switch(c))
+        };
+        page_in(&app, &seen, c, &c.text("web-play"), body, &[])
+    });
+    Ok(answered(&chosen, page))
 }
 
 #[derive(Deserialize)]
@@ -126,10 +147,13 @@ pub(super) async fn show(
     State(app): State<App>,
     headers: HeaderMap,
     Path(id): Path<String>,
+    Query(asked): Query<Asked>,
 ) -> Result<Response, PageError> {
     let seen = Seen::of(&app, &headers).await?;
+    let chosen = lang::chosen(&headers, &asked, app.0.config.secure_cookies)?;
     let game = play::get(&app, &id).await?;
-    Ok(game_page(&app, &seen, &game, None))
+    let page = game_page(&app, &seen, &chosen, &game, None);
+    Ok(answered(&chosen, page))
 }
 
 #[derive(Deserialize)]
@@ -163,15 +187,12 @@ pub(super) async fn play_move(
     };
     match played {
         Ok(_) => Ok(see_other(&format!("/play/{id}"))),
-        // Refused: the same page, saying why, the game as it is.
-        Err(
-            why @ (DomainError::Invalid(_)
-            | DomainError::Unacceptable(_)
-            | DomainError::Conflict(_)),
-        ) => {
+        // Refused: the same page, saying why in the reader's words, the game as it is.
+        Err(DomainError::Refused(why)) => {
             let seen = Seen::of(&app, &headers).await?;
+            let chosen = lang::chosen(&headers, &Asked::default(), app.0.config.secure_cookies)?;
             let game = play::get(&app, &id).await?;
-            let mut page = game_page(&app, &seen, &game, Some(&why.to_string()));
+            let mut page = game_page(&app, &seen, &chosen, &game, Some(&why));
             *page.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
             Ok(page)
         }
@@ -179,33 +200,94 @@ pub(super) async fn play_move(
     }
 }
 
-/// What the game says now, in words.
-fn status(game: &Play) -> String {
-    if let Some(result) = game.result {
-        let mine = |seat: &str| game.person == seat || game.person == "both";
-        let won = match result {
-            "1-0" => Some("first"),
-            "0-1" => Some("second"),
-            _ => None,
-        };
-        return match (won, game.person.as_str()) {
-            (None, _) => "A draw: the board is full.".to_owned(),
-            (Some(w), "both") => format!("The {w} player wins."),
-            (Some(w), _) if mine(w) => "You win.".to_owned(),
-            (Some(_), _) => "You lose.".to_owned(),
-        };
-    }
-    let who = match (game.person.as_str(), game.to_move) {
-        ("both", Some(seat)) => format!("The {seat} player"),
-        _ => "You".to_owned(),
-    };
-    match &game.in_hand {
-        Some(p) => format!("{who}: place {} ({}), then give a piece.", p, words(p)),
-        None => format!("{who}: give the first piece."),
+/// Why a move was not played, in `c`'s words.
+fn refusal(c: &Catalog, why: &Refusal) -> String {
+    match why {
+        Refusal::Unreadable { text, .. } => {
+            c.with("msg-unreadable", &[("text", text.as_str().into())])
+        }
+        Refusal::Illegal(mv, r) => format!("{mv}: {}", reason(c, *r)),
+        Refusal::NothingChosen => c.text("web-choose"),
+        Refusal::Over => c.with(
+            "msg-illegal",
+            &[("reason", c.text("reason-game-over").into())],
+        ),
+        Refusal::NotYours => c.text("web-not-yours"),
+        Refusal::MovedOn => c.text("web-moved-on"),
     }
 }
 
-fn game_page(app: &App, seen: &Seen, game: &Play, refused: Option<&str>) -> Response {
+/// A seat's name when two people play: player 1 gives first.
+fn seat_name(c: &Catalog, seat: &str) -> String {
+    c.text(if seat == "first" {
+        "player-one"
+    } else {
+        "player-two"
+    })
+}
+
+/// What the game says now, in words.
+fn status(c: &Catalog, game: &Play) -> String {
+    if let Some(result) = game.result {
+        let won = match result {
+            "1-0" => "first",
+            "0-1" => "second",
+            _ => return c.text("end-draw"),
+        };
+        return match game.person.as_str() {
+            "both" => c.with(
+                "end-win",
+                &[
+                    ("who", "other".into()),
+                    ("player", seat_name(c, won).into()),
+                ],
+            ),
+            person if person == won => c.with(
+                "end-win",
+                &[
+                    ("who", "you".into()),
+                    ("player", c.text("player-you").into()),
+                ],
+            ),
+            _ => c.text("web-lose"),
+        };
+    }
+    let who: Arg = match (game.person.as_str(), game.to_move) {
+        ("both", Some(seat)) => seat_name(c, seat).into(),
+        _ => c.text("player-you").into(),
+    };
+    match &game.in_hand {
+        Some(p) => c.with(
+            "web-status-place",
+            &[("player", who), ("piece", named(c, p).into())],
+        ),
+        None => c.with("status-opening", &[("player", who)]),
+    }
+}
+
+/// The game's title: against which level, two players, or the puzzle of which day.
+fn title(c: &Catalog, game: &Play) -> String {
+    match (&game.puzzle, game.mode.strip_prefix("level-")) {
+        (Some(p), _) => c.with("web-title-puzzle", &[("date", p.date.as_str().into())]),
+        (None, Some(n)) => c.with("web-title-level", &[("level", n.into())]),
+        (None, None) => c.text("web-title-two"),
+    }
+}
+
+fn game_page(
+    app: &App,
+    seen: &Seen,
+    chosen: &Chosen,
+    game: &Play,
+    refused: Option<&Refusal>,
+) -> Response {
+    lang::with(chosen.lang, |c| {
+        let body = game_body(c, seen, game, refused);
+        page_in(app, seen, c, &title(c, game), body, &[])
+    })
+}
+
+fn game_body(c: &Catalog, seen: &Seen, game: &Play, refused: Option<&Refusal>) -> Markup {
     let after = game.moves.len();
     let yours = game.yours;
     let winning = |sq: &str| game.winning.iter().any(|w| w == sq);
@@ -214,23 +296,30 @@ fn game_page(app: &App, seen: &Seen, game: &Play, refused: Option<&str>) -> Resp
         .as_deref()
         .and_then(|m| m.split(' ').next())
         .filter(|s| s.len() == 2);
-    let title = match &game.puzzle {
-        Some(p) => format!("The puzzle of {}", p.date),
-        None if game.mode == "two" => "Two players".to_owned(),
-        None => format!("Against {}", game.mode.replace('-', " ")),
-    };
-    let body = html! {
-        p class="note" { "Rules: " (game.rules) ". This game's address: " a href={ "/play/" (game.id) } { "/play/" (game.id) } " (come back to it, or share it)." }
-        @if let Some(why) = refused { p class="error" id="refused" role="alert" { (why) } }
-        p id="status" role="status" { (status(game)) }
+    let rules = game
+        .rules
+        .parse::<Rules>()
+        .map(|r| variant_name(c, &r))
+        .unwrap_or_else(|_| game.rules.clone());
+    let placing = game.in_hand.as_deref().filter(|_| yours);
+    html! {
+        p class="note" {
+            (c.with("web-rules-now", &[("rules", rules.into())])) " "
+            (c.text("web-address")) " " a href={ "/play/" (game.id) } { "/play/" (game.id) }
+        }
+        @if let Some(why) = refused { p class="error" id="refused" role="alert" { (refusal(c, why)) } }
+        p id="status" role="status" { (status(c, game)) }
         @if let Some(p) = &game.puzzle { @if let Some(solved) = p.solved {
-            p id="puzzle-result" { @if solved { "Solved." } @else { "Not solved: the win was there. Try again tomorrow, or start it again." } }
+            p id="puzzle-result" { (c.text(if solved { "web-solved" } else { "web-not-solved" })) }
         } }
         form id="move" method="post" action={ "/play/" (game.id) } {
             (seen.field())
             input type="hidden" name="after" value=(after);
             fieldset class="board" {
-                legend { "The board" @if let Some(p) = &game.in_hand { @if yours { ": choose where " (words(p)) " goes" } } }
+                legend { @match placing {
+                    Some(p) => (c.with("web-board-place", &[("piece", words(c, p).into())])),
+                    None => (c.text("web-board")),
+                } }
                 div class="grid" {
                     // Row 4 at the top, as the board is drawn.
                     @for row in (0..4).rev() { @for col in 0..4 {
@@ -238,9 +327,9 @@ fn game_page(app: &App, seen: &Seen, game: &Play, refused: Option<&str>) -> Resp
                         @let name = square_name(i);
                         @let class = format!("sq{}{}", if winning(&name) { " won" } else { "" }, if last_square == Some(name.as_str()) { " last" } else { "" });
                         @match &game.board[i] {
-                            Some(p) => div class=(class) { span class="name" { (name) } (piece(p)) span class="sr" { (words(p)) } },
+                            Some(p) => div class=(class) { span class="name" { (name) } (piece(c, p)) span class="sr" { (words(c, p)) } },
                             None => {
-                                @if yours && game.in_hand.is_some() {
+                                @if placing.is_some() {
                                     label class=(class) { input type="radio" name="square" value=(name); span class="name" { (name) } }
                                 } @else {
                                     div class=(class) { span class="name" { (name) } }
@@ -252,25 +341,25 @@ fn game_page(app: &App, seen: &Seen, game: &Play, refused: Option<&str>) -> Resp
             }
             @if yours && !game.remaining.is_empty() {
                 fieldset class="pieces" {
-                    legend { "The piece to give" }
+                    legend { (c.text("web-give")) }
                     @for p in &game.remaining {
-                        label class="give" title=(words(p)) { input type="radio" name="give" value=(p); (piece(p)) span class="sr" { (words(p)) } }
+                        label class="give" title=(words(c, p)) { input type="radio" name="give" value=(p); (piece(c, p)) span class="sr" { (words(c, p)) } }
                     }
                 }
             }
             @if yours {
-                label class="typed" { "or type the move " input type="text" name="typed" autocomplete="off" placeholder="A2 BDRF"; }
+                label class="typed" { (c.text("web-typed")) " " input type="text" name="typed" autocomplete="off" placeholder="A2 BDRF"; }
                 div class="row" {
-                    button type="submit" id="play" { "play" }
-                    @if game.claimable { button type="submit" name="claim" value="quarto" id="claim" { "Quarto!" } }
+                    button type="submit" id="play" { (c.text("web-play-button")) }
+                    @if game.claimable { button type="submit" name="claim" value="quarto" id="claim" { (c.text("quarto-button")) } }
                 }
             }
         }
-        h3 { "Moves" }
-        @if game.moves.is_empty() { p class="note" { "None yet." } } @else {
+        h3 { (c.text("panel-moves")) }
+        @if game.moves.is_empty() { p class="note" { (c.text("web-no-moves")) } } @else {
             ol id="moves" { @for m in &game.moves { li { (m) } } }
         }
-        p { a href="/play" { "a new game" } }
-    };
-    page(app, seen, &title, body, &[])
+        p { a href="/play" { (c.text("web-new-game")) } }
+        (lang::switch(c))
+    }
 }
