@@ -8,22 +8,55 @@ use quads_server::{pack, ServerConfig};
 /// Arguments of `quads serve`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The server's config (TOML), e.g. configs/server.toml.
+    /// The server's config (TOML), e.g. configs/server.toml. Without one, the server has no
+    /// event: it serves only the play page, on the loopback at a port it prints.
     #[arg(long)]
-    config: PathBuf,
+    config: Option<PathBuf>,
+    /// With no config: where the play page's games are kept [default: $XDG_DATA_HOME/quads/play,
+    /// else ~/.local/share/quads/play].
+    #[arg(long, conflicts_with = "config")]
+    data: Option<PathBuf>,
     #[command(flatten)]
     log: crate::logs::Args,
 }
 
+/// Where a server with no event keeps its games by default (the XDG data folder's).
+fn default_play_data() -> Result<PathBuf, String> {
+    let var = |name| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    var("XDG_DATA_HOME")
+        .or_else(|| var("HOME").map(|home| home.join(".local/share")))
+        .map(|dir| dir.join("quads/play"))
+        .ok_or_else(|| "no folder for the games (no HOME): give --data DIR".to_owned())
+}
+
 pub fn run(args: &Args) -> Result<(), String> {
-    let config = ServerConfig::read(&args.config).map_err(|e| e.to_string())?;
+    let config = match &args.config {
+        Some(path) => ServerConfig::read(path),
+        None => {
+            let data = match &args.data {
+                Some(d) => d.clone(),
+                None => default_play_data()?,
+            };
+            ServerConfig::play_only(&data)
+        }
+    }
+    .map_err(|e| e.to_string())?;
     crate::logs::start(&args.log)?;
     quads_server::memory::cap_arenas();
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
-    let name = config.name.clone();
+    let said = if config.play_only {
+        format!("the play page (games kept in {})", config.data.display())
+    } else {
+        config.name.clone()
+    };
+    let path = if config.play_only { "/play" } else { "" };
     runtime
         .block_on(quads_server::serve(config, |addr| {
-            println!("quads serve: {name} at http://{addr}");
+            println!("quads serve: {said} at http://{addr}{path}");
         }))
         .map_err(|e| e.to_string())
 }

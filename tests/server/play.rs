@@ -238,8 +238,8 @@ fn the_puzzle_of_the_day_solved_and_failed() {
     assert_eq!(game["puzzle"]["solved"], false, "{game}");
 }
 
-/// A page GET with `headers`: (status, its `Set-Cookie`, its text).
-fn page(server: &Server, path: &str, headers: &[(&str, &str)]) -> (u16, Option<String>, String) {
+/// A page GET with `headers`: (status, the reader's choices it sets in cookies, its text).
+fn page(server: &Server, path: &str, headers: &[(&str, &str)]) -> (u16, Vec<String>, String) {
     let mut req = ureq::get(&format!("{}{path}", server.url));
     for (k, v) in headers {
         req = req.set(k, v);
@@ -249,12 +249,13 @@ fn page(server: &Server, path: &str, headers: &[(&str, &str)]) -> (u16, Option<S
         Err(ureq::Error::Status(_, r)) => r,
         Err(e) => panic!("{e}"),
     };
-    let cookie = r
+    let cookies = r
         .all("set-cookie")
         .into_iter()
-        .find(|c| c.starts_with("quads_lang="))
-        .map(str::to_owned);
-    (r.status(), cookie, r.into_string().unwrap())
+        .filter(|c| c.starts_with("quads_lang=") || c.starts_with("quads_view="))
+        .map(str::to_owned)
+        .collect();
+    (r.status(), cookies, r.into_string().unwrap())
 }
 
 #[test]
@@ -290,19 +291,38 @@ fn the_play_pages_language_from_the_address_the_cookie_or_the_browser() {
             Lang::Es,
         ),
     ] {
-        let (code, cookie, text) = page(&server, &at, &headers);
-        assert_eq!((code, cookie), (200, None), "{headers:?}");
+        let (code, cookies, text) = page(&server, &at, &headers);
+        assert_eq!((code, cookies), (200, vec![]), "{headers:?}");
         assert!(speaks(&text, lang), "{headers:?}: not in {lang}");
     }
     // Asked in the address: it wins over the cookie, and is kept.
-    let (code, cookie, text) = page(
+    let (code, cookies, text) = page(
         &server,
         &format!("{at}?lang=it"),
         &[("Cookie", "quads_lang=fr")],
     );
     assert_eq!(code, 200);
     assert!(speaks(&text, Lang::It));
-    assert!(cookie.unwrap().starts_with("quads_lang=it;"));
+    assert!(
+        cookies.len() == 1 && cookies[0].starts_with("quads_lang=it;"),
+        "{cookies:?}"
+    );
+    // The text mode, asked in the address, then kept: the board read row by row.
+    let (code, cookies, text) = page(&server, &format!("{at}?view=text"), &[]);
+    assert_eq!(code, 200);
+    assert!(text.contains("id=\"rows\""));
+    assert!(
+        cookies.len() == 1 && cookies[0].starts_with("quads_view=text;"),
+        "{cookies:?}"
+    );
+    let (_, _, text) = page(&server, &at, &[("Cookie", "quads_view=text")]);
+    assert!(text.contains("id=\"rows\"") && !text.contains("class=\"grid\""));
+    let (code, _, text) = page(&server, &format!("{at}?view=braille"), &[]);
+    assert_eq!(code, 400);
+    assert!(
+        text.contains("unknown view `braille` (expected board or text)"),
+        "{text}"
+    );
     // A language that is not one of the six, refused in one line.
     let (code, _, text) = page(&server, "/play?lang=de", &[]);
     assert_eq!(code, 400);
@@ -310,4 +330,168 @@ fn the_play_pages_language_from_the_address_the_cookie_or_the_browser() {
         text.contains("unknown language `de` (expected one of en, it, pt, es, fr, sl)"),
         "{text}"
     );
+}
+
+/// The value of `pos` for the player to move, as a sign: 1 a forced win, 0 a draw, -1 a loss.
+fn sign_to_move(solver: &mut Solver, pos: &Position, rules: &Rules) -> i32 {
+    match pos.outcome(rules) {
+        Some(Outcome::Draw) => 0,
+        Some(Outcome::Win(p)) if p == pos.to_move() => 1,
+        Some(Outcome::Win(_)) => -1,
+        None => solver.solve(pos, None, 0).unwrap().value.signum(),
+    }
+}
+
+/// The mover's value after `mv` from `pos`, as a sign.
+fn sign_after(solver: &mut Solver, pos: &Position, mv: Move, rules: &Rules) -> i32 {
+    let next = pos.play(mv, rules).unwrap();
+    match next.outcome(rules) {
+        Some(Outcome::Draw) => 0,
+        Some(Outcome::Win(p)) if p == pos.to_move() => 1,
+        Some(Outcome::Win(_)) => -1,
+        None => -sign_to_move(solver, &next, rules),
+    }
+}
+
+fn word(sign: i32) -> &'static str {
+    ["loss", "draw", "win"][(sign + 1) as usize]
+}
+
+#[test]
+fn after_a_game_the_solvers_review_its_record_and_a_try_again_from_a_mistake() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config(dir.path()));
+    let get = |path: &str| call(ureq::get(&format!("{}{path}", server.url)), None);
+    let rules: Rules = "classic".parse().unwrap();
+    let mut solver = Solver::new(&rules, 16);
+    // Two people, every move the first legal one (before the solver's window, the first that
+    // does not end the game), but for one mistake once the window is reached: a move that
+    // lowers its mover's value, found here by the solver.
+    let mut game = started(&server, json!({ "mode": "two", "rules": "classic" }));
+    let id = game["id"].as_str().unwrap().to_owned();
+    let (code, body) = get(&format!("/api/play/{id}/review"));
+    assert_eq!(code, 409, "not over yet: {body}");
+    let mut pos = Position::START;
+    let mut positions = vec![pos];
+    let mut mistake = None;
+    while game["result"].is_null() {
+        let legal = pos.legal_moves(&rules);
+        // Before the window, no move that ends the game.
+        let mut mv = *legal
+            .iter()
+            .find(|&&m| {
+                pos.board().empty().len() <= 11
+                    || pos.play(m, &rules).unwrap().outcome(&rules).is_none()
+            })
+            .unwrap_or(&legal[0]);
+        if mistake.is_none() && pos.board().empty().len() <= 11 {
+            let before = sign_to_move(&mut solver, &pos, &rules);
+            if let Some(&bad) = legal
+                .iter()
+                .find(|&&m| sign_after(&mut solver, &pos, m, &rules) < before)
+            {
+                mistake = Some(positions.len() - 1);
+                mv = bad;
+            }
+        }
+        game = moved(&server, &game, &mv.to_string());
+        pos = pos.play(mv, &rules).unwrap();
+        positions.push(pos);
+    }
+    let mistake = mistake.expect("a position in the window offered a mistake");
+    let (code, body) = get(&format!("/api/play/{id}/review"));
+    assert_eq!(code, 200, "{body}");
+    let review = &body["review"];
+    let judged = review["moves"].as_array().unwrap();
+    assert_eq!(judged.len(), positions.len() - 1);
+    let mut last_mistake = None;
+    for (i, m) in judged.iter().enumerate() {
+        let (pos, mv): (Position, Move) =
+            (positions[i], m["move"].as_str().unwrap().parse().unwrap());
+        assert_eq!(pos.play(mv, &rules).unwrap(), positions[i + 1]);
+        if pos.board().empty().len() > 11 || pos.hand().is_none() {
+            assert!(m["before"].is_null(), "{m}");
+            continue;
+        }
+        // Each judged move as the solver, asked here, judges it.
+        let before = sign_to_move(&mut solver, &pos, &rules);
+        let after = sign_after(&mut solver, &pos, mv, &rules);
+        assert_eq!(
+            (m["before"].as_str(), m["after"].as_str()),
+            (Some(word(before)), Some(word(after))),
+            "{m}"
+        );
+        assert_eq!(m["blunder"].is_null(), after == before, "{m}");
+        if after < before {
+            last_mistake = Some(i);
+            // The move offered instead keeps the value.
+            let better: Move = m["better"].as_str().unwrap().parse().unwrap();
+            assert_eq!(sign_after(&mut solver, &pos, better, &rules), before, "{m}");
+        } else {
+            assert!(m["better"].is_null(), "{m}");
+        }
+    }
+    assert!(judged[mistake]["blunder"].is_string());
+    assert_eq!(review["decided"]["by"], "blunder");
+    assert_eq!(review["decided"]["index"], json!(last_mistake.unwrap()));
+    // The record: a games.jsonl line that replays to the same end.
+    let text = ureq::get(&format!("{}/api/play/{id}/games.jsonl", server.url))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert_eq!(text.lines().count(), 1);
+    let record: quads_record::GameRecord = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(json!(record.moves), game["moves"]);
+    assert_eq!(record.end, pos.to_string());
+    assert_eq!(record.result.to_string(), game["result"].as_str().unwrap());
+    let replay = quads_record::replay::replay(&record).into_result().unwrap();
+    assert_eq!(*replay.positions.last().unwrap(), pos);
+    // Try again from the mistake: a new game from the position before it, the better move
+    // played there.
+    let (code, body) = post(
+        &server,
+        &format!("/api/play/{id}/again"),
+        json!({ "index": mistake }),
+    );
+    assert_eq!(code, 201, "{body}");
+    let again = body["game"].clone();
+    assert_ne!(again["id"], game["id"]);
+    assert_eq!(again["start"], positions[mistake].to_string());
+    assert_eq!(again["moves"], json!([]));
+    assert_eq!(again["yours"], true);
+    let better = judged[mistake]["better"].as_str().unwrap();
+    let tried = moved(&server, &again, better);
+    let (code, _) = post(
+        &server,
+        &format!("/api/play/{id}/again"),
+        json!({ "index": judged.len() }),
+    );
+    assert_eq!(code, 400);
+    // A game begun, not finished.
+    let level_first = started(&server, json!({ "mode": "level-1", "first": false }));
+    // The host's export has every finished game, this one among them; to no one else.
+    let (code, _) = server.text("/api/admin/plays.jsonl", None);
+    assert_eq!(code, 401);
+    let (code, all) = server.text("/api/admin/plays.jsonl", Some(ADMIN));
+    assert_eq!(code, 200);
+    let records: Vec<quads_record::GameRecord> = all
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // The game, and the one tried again from its mistake if the better move ended it; never
+    // the level's game just begun.
+    let finished = 1 + usize::from(tried["result"].is_string());
+    assert_eq!(records.len(), finished, "the finished games: {all}");
+    assert!(records.iter().any(|r| r.moves == record.moves), "{all}");
+    assert!(records.iter().all(|r| r.first.name != "level-1"), "{all}");
+    let numbers: Vec<u32> = records.iter().map(|r| r.game).collect();
+    assert_eq!(numbers, (1..=finished as u32).collect::<Vec<_>>());
+    // A level's move is not the person's to try again.
+    let (code, body) = post(
+        &server,
+        &format!("/api/play/{}/again", level_first["id"].as_str().unwrap()),
+        json!({ "index": 0 }),
+    );
+    assert_eq!(code, 409, "{body}");
 }

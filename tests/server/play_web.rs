@@ -11,7 +11,7 @@ use std::process::Command;
 use quads_bots::solver::Solver;
 use quads_i18n::{reason, Arg, Catalog, Lang};
 use quads_rules::{Position, Reason, Rules, Square};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::browser::{self, Browser};
 use crate::harness::*;
@@ -165,13 +165,14 @@ async fn the_play_page_in_a_real_browser_at_three_sizes() {
             fits(&b, &what).await;
         }
         accessible(&b, &format!("a game over at {width}x{height}")).await;
-        go(&b, &format!("{}/play", server.url)).await;
-        accessible(&b, &format!("/play at {width}x{height}")).await;
+        // The game against level 5 at its end, as the README shows it.
         std::fs::write(
             screenshot(width, height),
             b.client.screenshot().await.unwrap(),
         )
         .unwrap();
+        go(&b, &format!("{}/play", server.url)).await;
+        accessible(&b, &format!("/play at {width}x{height}")).await;
         assert_eq!(errors(&b).await, Vec::<String>::new(), "{width}x{height}");
     }
 }
@@ -305,6 +306,154 @@ async fn the_play_page_in_each_language_switched_and_kept() {
     let logged = errors(&b).await;
     assert!(
         logged.len() == 1 && logged[0].contains("status of 422"),
+        "{logged:?}"
+    );
+}
+
+/// Types `keys` and Enter into the element that has the focus, which must be the move's field
+/// (the text mode opens with it focused), and waits for the page that answers.
+async fn keyed(b: &Browser, keys: &str) {
+    assert_eq!(
+        b.js("return document.activeElement && document.activeElement.id;")
+            .await,
+        Value::String("typed".into()),
+        "the move's field has the focus"
+    );
+    b.js("document.documentElement.dataset.pressed = '1';")
+        .await;
+    let field = b.client.active_element().await.unwrap();
+    field.send_keys(&format!("{keys}\u{E007}")).await.unwrap();
+    wait_for(b, "html:not([data-pressed]) #status").await;
+}
+
+/// The text mode's board, read off its rows: each square's name and its piece's letters, if
+/// one is on it.
+async fn read_rows(b: &Browser, c: &Catalog) -> Vec<(String, Option<String>)> {
+    let rows = b
+        .js("return [...document.querySelectorAll('#rows li')].map(li => li.textContent);")
+        .await;
+    let rows: Vec<String> = serde_json::from_value(rows).unwrap();
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    let empty = c.text("web-empty");
+    let mut squares = Vec::new();
+    for row in rows {
+        let (_, said) = row.split_once(": ").unwrap();
+        for sq in said.trim_end_matches('.').split(", ") {
+            let (name, what) = sq.split_once(' ').unwrap();
+            let piece = (what != empty).then(|| what[..4].to_owned());
+            squares.push((name.to_owned(), piece));
+        }
+    }
+    squares
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_text_mode_played_to_the_end_from_the_keyboard_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config(dir.path()));
+    let b = browser::open(390, 844).await;
+    let en = Catalog::new(Lang::En);
+    start_game(&b, &server, "level-3", "quads", false).await;
+    click(&b, "#to-text").await;
+    wait_for(&b, "#rows").await;
+    accessible(&b, "the text mode at the start").await;
+    let mut typed_moves = 0;
+    while b.js("return !!document.querySelector('#move');").await == Value::Bool(true) {
+        let squares = read_rows(&b, &en).await;
+        let free = squares.iter().find(|(_, p)| p.is_none()).map(|(n, _)| n);
+        let left = b
+            .js("const l = document.querySelector('#left'); return l ? l.textContent : '';")
+            .await;
+        let give = left
+            .as_str()
+            .unwrap()
+            .split_once(": ")
+            .map(|(_, list)| list[..4].to_owned());
+        let in_hand = b.js("return !!document.querySelector('#hand');").await == Value::Bool(true);
+        let mv = match (in_hand, free, &give) {
+            (false, _, Some(g)) => g.clone(),
+            (true, Some(sq), Some(g)) => format!("{sq} {g}"),
+            (true, Some(sq), None) => sq.clone(),
+            other => panic!("nothing to play: {other:?}"),
+        };
+        keyed(&b, &mv).await;
+        if b.js("return !!document.querySelector('#refused');").await == Value::Bool(true) {
+            // A placement that ends the game gives nothing: said so, in words; then the square.
+            assert_eq!(
+                text(&b, "#refused").await,
+                format!("{mv}: {}", reason(&en, Reason::MustNotGive))
+            );
+            keyed(&b, free.unwrap()).await;
+        }
+        typed_moves += 1;
+        assert!(typed_moves <= 8, "more moves than a person has");
+    }
+    let said = text(&b, "#status").await;
+    let ends = [
+        en.with("end-win", &[("who", "you".into()), ("player", "".into())]),
+        en.text("web-lose"),
+        en.text("end-draw"),
+    ];
+    assert!(ends.contains(&said), "{said}");
+    // Every move said in words, the last one also above; the board read has a piece for each
+    // placement (every move but the opening give).
+    let turns = b
+        .js("return [...document.querySelectorAll('#turns li')].map(li => li.textContent);")
+        .await;
+    let turns: Vec<String> = serde_json::from_value(turns).unwrap();
+    assert_eq!(
+        text(&b, "#last").await,
+        en.with(
+            "web-last",
+            &[("turn", turns.last().unwrap().as_str().into())]
+        )
+    );
+    let placed = read_rows(&b, &en)
+        .await
+        .iter()
+        .filter(|(_, p)| p.is_some())
+        .count();
+    assert_eq!(placed, turns.len() - 1, "{turns:?}");
+    let gave = en.with(
+        "web-turn-give",
+        &[
+            ("who", "you".into()),
+            ("player", "".into()),
+            ("piece", "".into()),
+        ],
+    );
+    assert!(
+        turns[0].starts_with(gave.trim_end_matches('.')),
+        "{turns:?}"
+    );
+    accessible(&b, "the text mode at the end").await;
+    // The solver's review: a row per move, where the game was decided; at a mistake of the
+    // person's, trying again from there starts a game the person is to move in.
+    click(&b, "#to-review").await;
+    wait_for(&b, "#review").await;
+    let rows = b
+        .js("return document.querySelectorAll('#review tbody tr').length;")
+        .await;
+    assert_eq!(rows, json!(turns.len()));
+    assert!(!text(&b, "#decided").await.is_empty());
+    fits(&b, "the review").await;
+    accessible(&b, "the review").await;
+    if b.js("return !!document.querySelector('form.again');").await == Value::Bool(true) {
+        let review = b.client.current_url().await.unwrap();
+        click(&b, "form.again button").await;
+        // A new game, at its own address, the person to move in it.
+        wait_for(&b, "#typed").await;
+        let again = b.client.current_url().await.unwrap();
+        assert!(
+            again.path().starts_with("/play/") && !again.path().ends_with("/review"),
+            "{again}"
+        );
+        assert_ne!(again.path(), review.path().trim_end_matches("/review"));
+    }
+    // Nothing logged but the refusals' 422s.
+    let logged = errors(&b).await;
+    assert!(
+        logged.iter().all(|e| e.contains("status of 422")),
         "{logged:?}"
     );
 }

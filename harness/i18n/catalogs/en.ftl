@@ -202,3 +202,46 @@ web-not-solved = Not solved: the win was there. Try again tomorrow, or start it 
 web-moved-on = The game has moved on since: look again.
 web-not-yours = It is not your move.
 web-choose = Choose a square and a piece, or type the move.
+web-view-text = text mode, for screen readers
+web-view-board = the board, drawn
+web-rows = The board, row by row
+web-row = Row { $row }: { $squares }.
+web-empty = empty
+web-in-hand = In hand: { $piece }.
+web-left = Pieces left to give: { $pieces }.
+web-your-move = Your move: the square and the piece to give, like A2 BDRF
+web-claimable = The last piece completed a shape that was not announced: type quarto to claim it.
+web-last = Last move: { $turn }
+web-turn-give = { $who ->
+    [you] You gave { $piece }.
+   *[other] { $player } gave { $piece }.
+}
+web-turn-place = { $who ->
+    [you] You placed { $placed } on { $square } and gave { $piece }.
+   *[other] { $player } placed { $placed } on { $square } and gave { $piece }.
+}
+web-turn-end = { $who ->
+    [you] You placed { $placed } on { $square }.
+   *[other] { $player } placed { $placed } on { $square }.
+}
+web-turn-quarto = { $who ->
+    [you] You placed { $placed } on { $square } and called “Quarto!”.
+   *[other] { $player } placed { $placed } on { $square } and called “Quarto!”.
+}
+web-turn-claim = { $who ->
+    [you] You claimed the shape left unannounced: “Quarto!”.
+   *[other] { $player } claimed the shape left unannounced: “Quarto!”.
+}
+web-review = The solver's review
+web-review-link = the solver's review of this game
+web-download = download the game (games.jsonl)
+web-back = back to the game
+web-col-who = who
+web-col-move = move
+web-col-word = the solver's word
+web-unjudged = not judged (more than { $empty } empty squares)
+web-kept = kept: { $value }
+web-mistake = a mistake: { $before } before it, { $after } after
+web-missed-win = it missed a win
+web-better = { $move } kept the value
+web-try-again = try again from here

@@ -202,3 +202,46 @@ web-not-solved = No resuelto: la victoria estaba ahí. Vuelve a intentarlo maña
 web-moved-on = La partida ha avanzado entretanto: vuelve a mirar.
 web-not-yours = No es tu turno.
 web-choose = Elige una casilla y una pieza, o escribe la jugada.
+web-view-text = modo texto, para lectores de pantalla
+web-view-board = el tablero dibujado
+web-rows = El tablero, fila por fila
+web-row = Fila { $row }: { $squares }.
+web-empty = vacía
+web-in-hand = En la mano: { $piece }.
+web-left = Piezas que quedan por entregar: { $pieces }.
+web-your-move = Tu jugada: la casilla y la pieza que entregas, como A2 BDRF
+web-claimable = La última pieza completó una figura que nadie anunció: escribe quarto para reclamarla.
+web-last = Última jugada: { $turn }
+web-turn-give = { $who ->
+    [you] Entregaste { $piece }.
+   *[other] { $player } entregó { $piece }.
+}
+web-turn-place = { $who ->
+    [you] Colocaste { $placed } en { $square } y entregaste { $piece }.
+   *[other] { $player } colocó { $placed } en { $square } y entregó { $piece }.
+}
+web-turn-end = { $who ->
+    [you] Colocaste { $placed } en { $square }.
+   *[other] { $player } colocó { $placed } en { $square }.
+}
+web-turn-quarto = { $who ->
+    [you] Colocaste { $placed } en { $square } y anunciaste «¡Quarto!».
+   *[other] { $player } colocó { $placed } en { $square } y anunció «¡Quarto!».
+}
+web-turn-claim = { $who ->
+    [you] Reclamaste la figura que nadie anunció: «¡Quarto!».
+   *[other] { $player } reclamó la figura que nadie anunció: «¡Quarto!».
+}
+web-review = El análisis del resolvedor
+web-review-link = el análisis de esta partida por el resolvedor
+web-download = descargar la partida (games.jsonl)
+web-back = volver a la partida
+web-col-who = quién
+web-col-move = jugada
+web-col-word = el veredicto del resolvedor
+web-unjudged = sin juzgar (más de { $empty } casillas vacías)
+web-kept = mantenido: { $value }
+web-mistake = un error: { $before } antes, { $after } después
+web-missed-win = dejó escapar una victoria
+web-better = { $move } mantenía el valor
+web-try-again = intentarlo de nuevo desde aquí

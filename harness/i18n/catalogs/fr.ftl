@@ -202,3 +202,46 @@ web-not-solved = Pas résolu : la victoire était là. Réessaie demain, ou reco
 web-moved-on = La partie a avancé entre-temps : regarde à nouveau.
 web-not-yours = Ce n'est pas ton tour.
 web-choose = Choisis une case et une pièce, ou tape le coup.
+web-view-text = mode texte, pour les lecteurs d'écran
+web-view-board = le plateau dessiné
+web-rows = Le plateau, rangée par rangée
+web-row = Rangée { $row } : { $squares }.
+web-empty = vide
+web-in-hand = En main : { $piece }.
+web-left = Pièces encore à donner : { $pieces }.
+web-your-move = Ton coup : la case et la pièce à donner, comme A2 BDRF
+web-claimable = La dernière pièce a complété une figure non annoncée : tape quarto pour la réclamer.
+web-last = Dernier coup : { $turn }
+web-turn-give = { $who ->
+    [you] Tu as donné { $piece }.
+   *[other] { $player } a donné { $piece }.
+}
+web-turn-place = { $who ->
+    [you] Tu as posé { $placed } en { $square } et donné { $piece }.
+   *[other] { $player } a posé { $placed } en { $square } et donné { $piece }.
+}
+web-turn-end = { $who ->
+    [you] Tu as posé { $placed } en { $square }.
+   *[other] { $player } a posé { $placed } en { $square }.
+}
+web-turn-quarto = { $who ->
+    [you] Tu as posé { $placed } en { $square } et annoncé « Quarto ! ».
+   *[other] { $player } a posé { $placed } en { $square } et annoncé « Quarto ! ».
+}
+web-turn-claim = { $who ->
+    [you] Tu as réclamé la figure non annoncée : « Quarto ! ».
+   *[other] { $player } a réclamé la figure non annoncée : « Quarto ! ».
+}
+web-review = L'analyse du solveur
+web-review-link = l'analyse de cette partie par le solveur
+web-download = télécharger la partie (games.jsonl)
+web-back = retour à la partie
+web-col-who = qui
+web-col-move = coup
+web-col-word = le verdict du solveur
+web-unjudged = non jugé (plus de { $empty } cases vides)
+web-kept = gardé : { $value }
+web-mistake = une erreur : { $before } avant, { $after } après
+web-missed-win = une victoire manquée
+web-better = { $move } gardait la valeur
+web-try-again = réessayer à partir d'ici

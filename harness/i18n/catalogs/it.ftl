@@ -202,3 +202,46 @@ web-not-solved = Non risolto: la vittoria c'era. Riprova domani, o ricomincialo.
 web-moved-on = La partita è andata avanti nel frattempo: guarda di nuovo.
 web-not-yours = Non tocca a te.
 web-choose = Scegli una casella e un pezzo, oppure scrivi la mossa.
+web-view-text = modalità testo, per i lettori di schermo
+web-view-board = la scacchiera disegnata
+web-rows = La scacchiera, riga per riga
+web-row = Riga { $row }: { $squares }.
+web-empty = vuota
+web-in-hand = In mano: { $piece }.
+web-left = Pezzi ancora da consegnare: { $pieces }.
+web-your-move = La tua mossa: la casella e il pezzo da consegnare, come A2 BDRF
+web-claimable = L'ultimo pezzo ha completato una figura non annunciata: scrivi quarto per rivendicarla.
+web-last = Ultima mossa: { $turn }
+web-turn-give = { $who ->
+    [you] Hai consegnato { $piece }.
+   *[other] { $player } ha consegnato { $piece }.
+}
+web-turn-place = { $who ->
+    [you] Hai piazzato { $placed } in { $square } e consegnato { $piece }.
+   *[other] { $player } ha piazzato { $placed } in { $square } e consegnato { $piece }.
+}
+web-turn-end = { $who ->
+    [you] Hai piazzato { $placed } in { $square }.
+   *[other] { $player } ha piazzato { $placed } in { $square }.
+}
+web-turn-quarto = { $who ->
+    [you] Hai piazzato { $placed } in { $square } e annunciato “Quarto!”.
+   *[other] { $player } ha piazzato { $placed } in { $square } e annunciato “Quarto!”.
+}
+web-turn-claim = { $who ->
+    [you] Hai rivendicato la figura non annunciata: “Quarto!”.
+   *[other] { $player } ha rivendicato la figura non annunciata: “Quarto!”.
+}
+web-review = L'analisi del risolutore
+web-review-link = l'analisi di questa partita fatta dal risolutore
+web-download = scarica la partita (games.jsonl)
+web-back = torna alla partita
+web-col-who = chi
+web-col-move = mossa
+web-col-word = il giudizio del risolutore
+web-unjudged = non giudicata (più di { $empty } caselle vuote)
+web-kept = mantenuto: { $value }
+web-mistake = un errore: { $before } prima, { $after } dopo
+web-missed-win = ha mancato una vittoria
+web-better = { $move } manteneva il valore
+web-try-again = riprova da qui

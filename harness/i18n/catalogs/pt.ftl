@@ -202,3 +202,46 @@ web-not-solved = Não resolvido: a vitória estava lá. Tente de novo amanhã, o
 web-moved-on = A partida avançou nesse meio-tempo: veja de novo.
 web-not-yours = Não é a sua vez.
 web-choose = Escolha uma casa e uma peça, ou escreva a jogada.
+web-view-text = modo texto, para leitores de tela
+web-view-board = o tabuleiro desenhado
+web-rows = O tabuleiro, linha por linha
+web-row = Linha { $row }: { $squares }.
+web-empty = vazia
+web-in-hand = Na mão: { $piece }.
+web-left = Peças ainda por entregar: { $pieces }.
+web-your-move = Sua jogada: a casa e a peça a entregar, como A2 BDRF
+web-claimable = A última peça completou uma figura que não foi anunciada: escreva quarto para reivindicá-la.
+web-last = Última jogada: { $turn }
+web-turn-give = { $who ->
+    [you] Você entregou { $piece }.
+   *[other] { $player } entregou { $piece }.
+}
+web-turn-place = { $who ->
+    [you] Você colocou { $placed } em { $square } e entregou { $piece }.
+   *[other] { $player } colocou { $placed } em { $square } e entregou { $piece }.
+}
+web-turn-end = { $who ->
+    [you] Você colocou { $placed } em { $square }.
+   *[other] { $player } colocou { $placed } em { $square }.
+}
+web-turn-quarto = { $who ->
+    [you] Você colocou { $placed } em { $square } e anunciou “Quarto!”.
+   *[other] { $player } colocou { $placed } em { $square } e anunciou “Quarto!”.
+}
+web-turn-claim = { $who ->
+    [you] Você reivindicou a figura não anunciada: “Quarto!”.
+   *[other] { $player } reivindicou a figura não anunciada: “Quarto!”.
+}
+web-review = A análise do resolvedor
+web-review-link = a análise desta partida pelo resolvedor
+web-download = baixar a partida (games.jsonl)
+web-back = voltar à partida
+web-col-who = quem
+web-col-move = jogada
+web-col-word = o veredito do resolvedor
+web-unjudged = não avaliada (mais de { $empty } casas vazias)
+web-kept = mantido: { $value }
+web-mistake = um erro: { $before } antes, { $after } depois
+web-missed-win = deixou escapar uma vitória
+web-better = { $move } mantinha o valor
+web-try-again = tentar de novo daqui

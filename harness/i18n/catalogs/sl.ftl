@@ -220,3 +220,46 @@ web-not-solved = Ni rešeno: zmaga je bila mogoča. Poskusi znova jutri ali zač
 web-moved-on = Igra je medtem napredovala: poglej znova.
 web-not-yours = Nisi na potezi.
 web-choose = Izberi polje in figuro ali vpiši potezo.
+web-view-text = besedilni način, za bralnike zaslona
+web-view-board = narisana plošča
+web-rows = Plošča, vrstica za vrstico
+web-row = Vrstica { $row }: { $squares }.
+web-empty = prazno
+web-in-hand = V roki: { $piece }.
+web-left = Figure, ki jih še lahko podaš: { $pieces }.
+web-your-move = Tvoja poteza: polje in figura za podajo, na primer A2 BDRF
+web-claimable = Zadnja figura je dopolnila lik, ki ni bil napovedan: vpiši quarto in zahtevaj zmago.
+web-last = Zadnja poteza: { $turn }
+web-turn-give = { $who ->
+    [you] Podal si { $piece }.
+   *[other] { $player } je podal { $piece }.
+}
+web-turn-place = { $who ->
+    [you] Postavil si { $placed } na { $square } in podal { $piece }.
+   *[other] { $player } je postavil { $placed } na { $square } in podal { $piece }.
+}
+web-turn-end = { $who ->
+    [you] Postavil si { $placed } na { $square }.
+   *[other] { $player } je postavil { $placed } na { $square }.
+}
+web-turn-quarto = { $who ->
+    [you] Postavil si { $placed } na { $square } in napovedal „Quarto!“.
+   *[other] { $player } je postavil { $placed } na { $square } in napovedal „Quarto!“.
+}
+web-turn-claim = { $who ->
+    [you] Zahteval si lik, ki ni bil napovedan: „Quarto!“.
+   *[other] { $player } je zahteval lik, ki ni bil napovedan: „Quarto!“.
+}
+web-review = Analiza reševalnika
+web-review-link = analiza te igre, ki jo je naredil reševalnik
+web-download = prenesi igro (games.jsonl)
+web-back = nazaj na igro
+web-col-who = kdo
+web-col-move = poteza
+web-col-word = ocena reševalnika
+web-unjudged = ni ocenjena (več kot { $empty } praznih polj)
+web-kept = ohranjeno: { $value }
+web-mistake = napaka: prej { $before }, potem { $after }
+web-missed-win = zamujena zmaga
+web-better = { $move } bi ohranila vrednost
+web-try-again = poskusi znova od tu

@@ -170,7 +170,15 @@ pub struct ServerConfig {
     /// How long a client may take to send a request's headers, or between two parts of its
     /// body, before its connection is closed (crate::http::accept).
     pub client_timeout: std::time::Duration,
+    /// No event: the server serves only the play page and its API (`quads serve` with no
+    /// config), with no pipeline, ladder or accounts.
+    pub play_only: bool,
 }
+
+/// The name a server with no event shows.
+pub const PLAY_ONLY_NAME: &str = "Quads Arena";
+/// Where a server with no event listens: the loopback, on a port the system gives.
+pub const PLAY_ONLY_LISTEN: &str = "127.0.0.1:0";
 
 /// The default address.
 pub const LISTEN: &str = "127.0.0.1:8080";
@@ -306,7 +314,27 @@ impl ServerConfig {
             signup: file.signup.unwrap_or(Signup::Invite),
             limits: file.limits,
             quotas: file.quotas,
+            play_only: false,
         })
+    }
+
+    /// The config of a server with no event: the play page only, its games kept in `data`,
+    /// on the loopback at a port the system gives (the server says which when it listens).
+    pub fn play_only(data: &Path) -> Result<ServerConfig, ServerError> {
+        // Nobody is the host: no page or call takes a token, so it is a secret no one knows.
+        let token = crate::secret::new_secret().map_err(|e| ServerError::Config {
+            path: data.to_owned(),
+            why: format!("no secret for the host's token: {e}"),
+        })?;
+        let mut table = toml::Table::new();
+        table.insert("name".into(), PLAY_ONLY_NAME.into());
+        table.insert("listen".into(), PLAY_ONLY_LISTEN.into());
+        table.insert("admin_token".into(), token.into());
+        table.insert("data".into(), data.display().to_string().into());
+        let text = table.to_string();
+        let mut config = ServerConfig::parse(&text, data)?;
+        config.play_only = true;
+        Ok(config)
     }
 
     /// The event's rules for building and checking a version (a remote worker gets them too).

@@ -39,7 +39,12 @@ pub async fn serve(
     config: ServerConfig,
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), ServerError> {
-    for dir in [config.blobs(), config.staging()] {
+    let dirs = if config.play_only {
+        vec![config.data.clone()]
+    } else {
+        vec![config.blobs(), config.staging()]
+    };
+    for dir in dirs {
         std::fs::create_dir_all(&dir).map_err(|source| ServerError::Data { path: dir, source })?;
     }
     let store = store::Store::open(&config.database).await?;
@@ -47,14 +52,17 @@ pub async fn serve(
         url: store::redacted(&config.database),
         why: e.to_string(),
     };
-    store.recover().await.map_err(database)?;
-    // The server's own workers died with it: their matches are played again (once).
-    store
-        .reap(Some(ladder::worker::LOCAL))
-        .await
-        .map_err(database)?;
-    // The active versions' built copies went with the last run: build and check them again.
-    store.requeue_actives().await.map_err(database)?;
+    // With no event there is nothing to recover, no worker and no version.
+    if !config.play_only {
+        store.recover().await.map_err(database)?;
+        // The server's own workers died with it: their matches are played again (once).
+        store
+            .reap(Some(ladder::worker::LOCAL))
+            .await
+            .map_err(database)?;
+        // The active versions' built copies went with the last run: build and check them again.
+        store.requeue_actives().await.map_err(database)?;
+    }
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|source| ServerError::Bind {
@@ -69,30 +77,32 @@ pub async fn serve(
     let signals = std::sync::Arc::new(signals::Signals::default());
     signals.queued.notify_one(); // jobs queued before a stop
     let bench = std::sync::Arc::new(ladder::Bench::default());
-    for n in 1..=config.checks {
-        tokio::spawn(pipeline::run(
-            n,
-            config.clone(),
-            store.clone(),
-            bench.clone(),
-            signals.clone(),
-        ));
-    }
-    for n in 1..=config.workers {
-        tokio::spawn(ladder::worker::run(
-            format!("{}{n}", ladder::worker::LOCAL),
-            config.clone(),
-            store.clone(),
-            bench.clone(),
-            signals.clone(),
-        ));
-    }
     let boards = std::sync::Arc::new(ladder::Boards::default());
-    tokio::spawn(ladder::fitter(
-        boards.clone(),
-        store.clone(),
-        signals.clone(),
-    ));
+    if !config.play_only {
+        for n in 1..=config.checks {
+            tokio::spawn(pipeline::run(
+                n,
+                config.clone(),
+                store.clone(),
+                bench.clone(),
+                signals.clone(),
+            ));
+        }
+        for n in 1..=config.workers {
+            tokio::spawn(ladder::worker::run(
+                format!("{}{n}", ladder::worker::LOCAL),
+                config.clone(),
+                store.clone(),
+                bench.clone(),
+                signals.clone(),
+            ));
+        }
+        tokio::spawn(ladder::fitter(
+            boards.clone(),
+            store.clone(),
+            signals.clone(),
+        ));
+    }
     let demo = config.demo_entrants.clone();
     let client_timeout = config.client_timeout;
     let app = domain::App::new(config, store, signals, bench, boards);

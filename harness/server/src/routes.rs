@@ -15,7 +15,13 @@ use crate::{pages, ApiError};
 
 pub fn router(app: App) -> Router {
     let limit = app.0.config.limits.upload_bytes as usize + http::versions::MULTIPART_ROOM;
-    http::api(pages::routes())
+    // With no event, only the play page and its API.
+    let routes = if app.0.config.play_only {
+        http::play_api(pages::play_routes())
+    } else {
+        http::api(pages::routes())
+    };
+    routes
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(

@@ -2,7 +2,7 @@
 //! asked), or that it failed. The front ends say it their way: the API as a status and
 //! `{"error": ...}` (crate::ApiError), the pages as a page.
 
-use super::play::Refusal;
+use super::refusal::Refusal;
 use crate::store::{OverQuota, StoreError};
 
 /// Why an action was refused, or that it failed.

@@ -15,6 +15,9 @@ pub mod export;
 pub mod host;
 pub mod matches;
 pub mod play;
+pub mod play_shown;
+pub mod refusal;
+pub mod review;
 pub mod versions;
 pub mod workers;
 

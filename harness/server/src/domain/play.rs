@@ -19,14 +19,18 @@ use quads_bots::{Strategy, LEVELS};
 use quads_protocol::Go;
 use quads_puzzle::Puzzle;
 use quads_record::game::Game;
-use quads_rules::{Move, Outcome, Player, Position, Reason, Rules, Square};
+use quads_rules::{Move, Player, Position, Reason, Rules};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use tokio::sync::Semaphore;
 
 use super::{App, DomainError};
 use crate::store::PlayRow;
+
+use super::play_shown::show;
+pub use super::play_shown::{Play, Turn};
+pub use super::refusal::Refusal;
 
 /// The time a level's move is given, as `movetime` is given to a level bot (it spends 40%,
 /// the solver level 60%).
@@ -45,6 +49,8 @@ const DEFENCE_TABLE_MIB: usize = 8;
 pub struct Plays {
     thinking: Semaphore,
     puzzle: Mutex<Option<(String, Arc<Puzzle>)>>,
+    /// The finished games' reviews (crate::domain::review).
+    pub(super) reviews: super::review::Reviews,
 }
 
 impl Default for Plays {
@@ -52,8 +58,32 @@ impl Default for Plays {
         Plays {
             thinking: Semaphore::new(THINKING_AT_ONCE),
             puzzle: Mutex::new(None),
+            reviews: Default::default(),
         }
     }
+}
+
+/// A turn to think: level moves and reviews take them one at a time ([`THINKING_AT_ONCE`]).
+pub(super) async fn thinking_turn(
+    app: &App,
+) -> Result<tokio::sync::SemaphorePermit<'_>, DomainError> {
+    app.0
+        .plays
+        .thinking
+        .acquire()
+        .await
+        .map_err(DomainError::failed)
+}
+
+/// A new game's id (its address) and the seed of its levels' moves, from it.
+fn new_id() -> Result<(String, u64), DomainError> {
+    let id = crate::secret::new_secret()
+        .map_err(DomainError::failed)?
+        .chars()
+        .take(24)
+        .collect::<String>();
+    let seed = u64::from_str_radix(&id[..16], 16).map_err(DomainError::failed)?;
+    Ok((id, seed))
 }
 
 /// What a game is.
@@ -101,30 +131,6 @@ impl Mode {
     }
 }
 
-/// Why a person's move was not played, typed so each front end says it in its reader's words
-/// (the API in English, as [`std::fmt::Display`] has it; the page in the visitor's language).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
-    /// The text is not a move in the project's notation.
-    #[error("`{text}`: {why}")]
-    Unreadable { text: String, why: String },
-    /// A move the rules refuse, with the rules core's reason.
-    #[error("{0}: {1}")]
-    Illegal(Move, Reason),
-    /// Nothing was chosen.
-    #[error("choose a square and a piece, or type the move")]
-    NothingChosen,
-    /// The game is over.
-    #[error("the game is over")]
-    Over,
-    /// The level or the solver is to move.
-    #[error("it is not your move")]
-    NotYours,
-    /// The game has moved on since the person saw it (another tab, a request sent twice).
-    #[error("the game has moved on since: look again")]
-    MovedOn,
-}
-
 /// A game asked for.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -140,56 +146,10 @@ pub struct NewPlay {
     pub first: Option<bool>,
 }
 
-/// A game as the front ends show it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Play {
-    /// Its address: `/play/ID`.
-    pub id: String,
-    pub mode: String,
-    pub rules: String,
-    /// The seat the person plays, `first` or `second`, or `both` (two people).
-    pub person: String,
-    pub start: String,
-    pub moves: Vec<String>,
-    /// The position now, in the project's notation.
-    pub position: String,
-    /// The squares A1 … D4 in order, each its piece or `null`.
-    pub board: Vec<Option<String>>,
-    /// The piece the player to move places, if any.
-    pub in_hand: Option<String>,
-    /// The pieces that may still be given.
-    pub remaining: Vec<String>,
-    pub last: Option<String>,
-    /// Whose move it is: `first` or `second` (none once over).
-    pub to_move: Option<&'static str>,
-    /// Whether a person is to move now (not a level or the solver).
-    pub yours: bool,
-    /// Whether the player to move may call "Quarto!" on a shape left unclaimed.
-    pub claimable: bool,
-    /// Once over: `1-0`, `0-1` or `1/2-1/2`.
-    pub result: Option<&'static str>,
-    /// The squares of the winning shape, once won.
-    pub winning: Vec<String>,
-    /// For the puzzle: its day, and once over whether it was solved.
-    pub puzzle: Option<PuzzleOf>,
-}
-
-/// A puzzle game's puzzle: its day, and once over whether the person won it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PuzzleOf {
-    pub date: String,
-    pub solved: Option<bool>,
-}
-
 /// Starts a game; a level that moves first has moved when it is answered.
 pub async fn start(app: &App, new: &NewPlay) -> Result<Play, DomainError> {
     let mode = Mode::parse(&new.mode)?;
-    let id = crate::secret::new_secret()
-        .map_err(DomainError::failed)?
-        .chars()
-        .take(24)
-        .collect::<String>();
-    let seed = u64::from_str_radix(&id[..16], 16).map_err(DomainError::failed)?;
+    let (id, seed) = new_id()?;
     let mut word = mode.word();
     let (rules, start, person) = match mode {
         Mode::Puzzle => {
@@ -307,16 +267,41 @@ pub async fn play_chosen(
     play(app, id, &text, after).await
 }
 
+/// A new game of `row`'s kind (its mode, rules and seats) from `start`, the person to move.
+pub(super) async fn start_from(
+    app: &App,
+    row: &PlayRow,
+    start: Position,
+) -> Result<Play, DomainError> {
+    let (id, seed) = new_id()?;
+    let new = PlayRow {
+        id,
+        seed,
+        start: start.to_string(),
+        moves: Vec::new(),
+        ..row.clone()
+    };
+    let game = Game::new(row.rules.parse().map_err(DomainError::failed)?, start);
+    app.0.store.add_play(&new).await?;
+    Ok(show(&new, &game))
+}
+
 fn no_game() -> DomainError {
     DomainError::NotFound("no such game".to_owned())
 }
 
-async fn load(app: &App, id: &str) -> Result<(PlayRow, Mode, Game), DomainError> {
+pub(super) async fn load(app: &App, id: &str) -> Result<(PlayRow, Mode, Game), DomainError> {
     // Ids are hex; anything else is not one (and is never sent to the database).
     if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(no_game());
     }
     let row = app.0.store.play(id).await?.ok_or_else(no_game)?;
+    let (mode, game) = replay(&row)?;
+    Ok((row, mode, game))
+}
+
+/// A kept game's mode and its moves played again by the rules core.
+pub(super) fn replay(row: &PlayRow) -> Result<(Mode, Game), DomainError> {
     let mode = Mode::of_row(&row.mode).map_err(DomainError::failed)?;
     let rules: Rules = row.rules.parse().map_err(DomainError::failed)?;
     let start: Position = row.start.parse().map_err(DomainError::failed)?;
@@ -325,21 +310,21 @@ async fn load(app: &App, id: &str) -> Result<(PlayRow, Mode, Game), DomainError>
         let mv: Move = m.parse().map_err(DomainError::failed)?;
         game.play(mv, 0.0).map_err(DomainError::failed)?;
     }
-    Ok((row, mode, game))
+    Ok((mode, game))
 }
 
-fn seat(p: Player) -> &'static str {
+pub(super) fn seat(p: Player) -> &'static str {
     match p {
         Player::First => "first",
         Player::Second => "second",
     }
 }
 
-fn person_moves(row: &PlayRow, to_move: Player) -> bool {
+pub(super) fn person_moves(row: &PlayRow, to_move: Player) -> bool {
     row.person == "both" || row.person == seat(to_move)
 }
 
-fn notation(game: &Game) -> Vec<String> {
+pub(super) fn notation(game: &Game) -> Vec<String> {
     game.moves().iter().map(|m| m.mv.to_string()).collect()
 }
 
@@ -351,13 +336,7 @@ async fn answer(app: &App, row: &PlayRow, mode: Mode, game: &mut Game) -> Result
         let last = game.last();
         let ply = game.moves().len() as u64;
         let seed = row.seed ^ ply.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let _turn = app
-            .0
-            .plays
-            .thinking
-            .acquire()
-            .await
-            .map_err(DomainError::failed)?;
+        let _turn = thinking_turn(app).await?;
         let mv = tokio::task::spawn_blocking(move || match mode {
             Mode::Level(n) => Some(level_move(LEVELS[n - 1], &rules, &pos, last, seed)),
             Mode::Puzzle => Solver::new(&rules, DEFENCE_TABLE_MIB).best_move(&pos, &rules),
@@ -419,49 +398,4 @@ async fn puzzle_of_day(app: &App) -> Result<Arc<Puzzle>, DomainError> {
     let found = Arc::new(found);
     *app.0.plays.puzzle.lock().expect("the puzzle's lock") = Some((day, found.clone()));
     Ok(found)
-}
-
-/// The game as shown.
-fn show(row: &PlayRow, game: &Game) -> Play {
-    let pos = game.position();
-    let outcome = game.outcome();
-    let result = outcome.map(|o| match o {
-        Outcome::Win(Player::First) => "1-0",
-        Outcome::Win(Player::Second) => "0-1",
-        Outcome::Draw => "1/2-1/2",
-    });
-    let puzzle = row.mode.strip_prefix("puzzle ").map(|date| PuzzleOf {
-        date: date.to_owned(),
-        solved: outcome.map(|o| {
-            row.person == "first" && o == Outcome::Win(Player::First)
-                || row.person == "second" && o == Outcome::Win(Player::Second)
-        }),
-    });
-    let winning = game.winning_squares();
-    Play {
-        id: row.id.clone(),
-        mode: row.mode.clone(),
-        rules: row.rules.clone(),
-        person: row.person.clone(),
-        start: row.start.clone(),
-        moves: notation(game),
-        position: pos.to_string(),
-        board: Square::ALL
-            .iter()
-            .map(|&sq| pos.board().piece_at(sq).map(|p| p.to_string()))
-            .collect(),
-        in_hand: pos.hand().map(|p| p.to_string()),
-        remaining: pos.remaining().iter().map(|p| p.to_string()).collect(),
-        last: game.last().map(|m| m.to_string()),
-        to_move: outcome.is_none().then(|| seat(game.to_move())),
-        yours: outcome.is_none() && person_moves(row, game.to_move()),
-        claimable: game.claimable(),
-        result,
-        winning: Square::ALL
-            .iter()
-            .filter(|sq| winning.0 & sq.bb().0 != 0)
-            .map(|sq| sq.to_string())
-            .collect(),
-        puzzle,
-    }
 }

@@ -59,9 +59,20 @@ use crate::session::{self, Visitor};
 use crate::store::Entrant;
 use crate::ApiError;
 
+/// The play page's calls: all a server with no event answers besides the pages.
+pub(crate) fn play_api(router: Router<App>) -> Router<App> {
+    router
+        .route("/api/play", post(play::start))
+        .route("/api/play/{id}", get(play::show))
+        .route("/api/play/{id}/moves", post(play::play))
+        .route("/api/play/{id}/review", get(play::review))
+        .route("/api/play/{id}/games.jsonl", get(play::games_jsonl))
+        .route("/api/play/{id}/again", post(play::again))
+}
+
 /// The API's calls (the table above), for [`crate::routes`] to join with the pages'.
 pub(crate) fn api(router: Router<App>) -> Router<App> {
-    router
+    play_api(router)
         .route("/api/invites", post(invite))
         .route("/api/entrants", post(sign_up))
         .route("/api/me", get(me))
@@ -72,9 +83,6 @@ pub(crate) fn api(router: Router<App>) -> Router<App> {
         .route("/api/versions/{n}/download", get(versions::download))
         .route("/api/versions/{n}/report", get(versions::report))
         .route("/api/leaderboard", get(leaderboard))
-        .route("/api/play", post(play::start))
-        .route("/api/play/{id}", get(play::show))
-        .route("/api/play/{id}/moves", post(play::play))
         .route("/api/matches", get(matches::list).post(matches::test_match))
         .route("/api/matches/{id}", get(matches::show))
         .route("/api/matches/{id}/games.jsonl", get(matches::games))
@@ -91,6 +99,7 @@ pub(crate) fn api(router: Router<App>) -> Router<App> {
         )
         .route("/api/admin/final", post(admin::final_snapshot))
         .route("/api/admin/export", post(export::make))
+        .route("/api/admin/plays.jsonl", get(play::all_games))
         .route("/api/admin/export/{file}", get(export::file))
         .route("/api/admin/workers", get(workers::list).post(workers::add))
         .route("/api/worker/claim", post(workers::claim))

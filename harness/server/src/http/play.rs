@@ -3,14 +3,16 @@
 //! on.
 
 use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{body, App, Body, UrlPath};
+use super::{body, host_reader, App, Body, UrlPath};
 use crate::domain::play::{self, NewPlay};
+use crate::domain::review;
 use crate::ApiError;
 
 pub(super) async fn start(State(app): State<App>, b: Body<NewPlay>) -> Result<Response, ApiError> {
@@ -45,4 +47,55 @@ pub(super) async fn play(
     let p = body(b)?;
     let game = play::play(&app, &id, &p.mv, p.after).await?;
     Ok(Json(json!({ "game": game })).into_response())
+}
+
+pub(super) async fn review(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Response, ApiError> {
+    let r = review::review(&app, &id).await?;
+    Ok(Json(json!({ "review": *r })).into_response())
+}
+
+pub(super) async fn games_jsonl(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Response, ApiError> {
+    let text = review::games_jsonl(&app, &id).await?;
+    Ok((
+        [(axum::http::header::CONTENT_TYPE, "application/jsonl")],
+        text,
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Again {
+    /// The person's move to play again, its place in the game's moves from 0.
+    index: usize,
+}
+
+pub(super) async fn again(
+    State(app): State<App>,
+    UrlPath(id): UrlPath<String>,
+    b: Body<Again>,
+) -> Result<Response, ApiError> {
+    let a = body(b)?;
+    let game = review::again(&app, &id, a.index).await?;
+    Ok((StatusCode::CREATED, Json(json!({ "game": game }))).into_response())
+}
+
+/// `GET /api/admin/plays.jsonl`: every finished game of the play page, to the host.
+pub(super) async fn all_games(
+    State(app): State<App>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    host_reader(&app, &headers).await?;
+    let text = review::all_games_jsonl(&app).await?;
+    Ok((
+        [(axum::http::header::CONTENT_TYPE, "application/jsonl")],
+        text,
+    )
+        .into_response())
 }

@@ -10,7 +10,7 @@
 //! | `/entrants/{name}` | anyone; more to its owner | versions and their status, head-to-head, matches; to the owner the upload and test-match forms, downloads |
 //! | `/entrants/{name}/versions/{n}` | its owner, the host | the check's report and the build log |
 //! | `/matches/{id}` | anyone | the match, its games with the report's replay, the command that replays it |
-//! | `/play`, `/play/{id}` | anyone | a game against a level, two players or the puzzle, in the visitor's language (`lang.rs`) |
+//! | `/play`, `/play/{id}` | anyone | a game against a level, two players or the puzzle, in the visitor's language and view (`reader.rs`) |
 //! | `/admin` | the host | invites, switches, entrants, matches, the final tournament |
 //!
 //! Each page reads the store and calls the domain (crate::domain) as the API does, and renders
@@ -21,9 +21,11 @@ mod admin;
 mod assets;
 mod board;
 mod entrant;
-mod lang;
 mod matches;
 mod play;
+mod play_review;
+mod play_text;
+mod reader;
 
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -35,6 +37,24 @@ use crate::domain::{App, DomainError};
 use crate::session::{self, Visitor, CSRF_FIELD, VISIT_COOKIE};
 use crate::store::StoreError;
 use crate::ApiError;
+
+/// The play pages and the assets: all the pages of a server with no event, where `/` is the
+/// play page.
+pub fn play_routes() -> Router<App> {
+    Router::new()
+        .route("/", get(|| async { see_other("/play") }))
+        .merge(play_pages())
+}
+
+fn play_pages() -> Router<App> {
+    Router::new()
+        .route("/play", get(play::choose).post(play::start))
+        .route("/play/{id}", get(play::show).post(play::play_move))
+        .route("/play/{id}/review", get(play_review::show))
+        .route("/play/{id}/games.jsonl", get(play_review::games_jsonl))
+        .route("/play/{id}/again", post(play_review::again))
+        .route("/assets/{file}", get(assets::file))
+}
 
 /// The pages' routes (the API's are added to them in crate::http).
 pub fn routes() -> Router<App> {
@@ -48,11 +68,9 @@ pub fn routes() -> Router<App> {
         .route("/upload", post(entrant::upload))
         .route("/test-match", post(entrant::test_match))
         .route("/matches/{id}", get(matches::show))
-        .route("/play", get(play::choose).post(play::start))
-        .route("/play/{id}", get(play::show).post(play::play_move))
         .route("/admin", get(admin::show))
         .route("/admin/{action}", post(admin::act))
-        .route("/assets/{file}", get(assets::file))
+        .merge(play_pages())
 }
 
 /// The CSP of every answer but the final report: scripts and styles from this server only,
@@ -156,7 +174,7 @@ impl Seen {
 
 /// A page in English: the layout around `body`, with `scripts` from `/assets` at the end.
 pub fn page(app: &App, seen: &Seen, title: &str, body: Markup, scripts: &[&str]) -> Response {
-    lang::with(quads_i18n::Lang::En, |c| {
+    reader::with(quads_i18n::Lang::En, |c| {
         page_in(app, seen, c, title, body, scripts)
     })
 }
@@ -187,15 +205,17 @@ pub fn page_in(
                 header {
                     h1 { a href="/" { (event) } }
                     nav {
-                        a href="/" { (c.text("nav-leaderboard")) }
+                        @if !app.0.config.play_only { a href="/" { (c.text("nav-leaderboard")) } }
                         a href="/play" { (c.text("nav-play")) }
-                        a href="/final" { (c.text("nav-final")) }
+                        @if !app.0.config.play_only { a href="/final" { (c.text("nav-final")) } }
                         @match &seen.visitor {
                             Visitor::Host => { a href="/admin" { (c.text("nav-host")) } }
                             Visitor::Entrant(e) => { a href={ "/entrants/" (e.name) } { (c.with("nav-me", &[("name", e.name.as_str().into())])) } }
                             Visitor::Anonymous => {
-                                a href="/login" { (c.text("nav-log-in")) }
-                                a href="/signup" { (c.text("nav-sign-up")) }
+                                @if !app.0.config.play_only {
+                                    a href="/login" { (c.text("nav-log-in")) }
+                                    a href="/signup" { (c.text("nav-sign-up")) }
+                                }
                             }
                         }
                         @if seen.visitor != Visitor::Anonymous {

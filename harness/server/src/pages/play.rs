@@ -12,14 +12,14 @@ use quads_i18n::{reason, variant_name, Arg, Catalog};
 use quads_rules::Rules;
 use serde::Deserialize;
 
-use super::lang::{self, Asked, Chosen};
+use super::reader::{self, Asked, Chosen, View};
 use super::{form, page_in, see_other, with_cookie, Form, PageError, Seen};
 use crate::domain::play::{self, NewPlay, Play, Refusal};
 use crate::domain::{App, DomainError};
 use crate::session::check_csrf;
 
 /// A piece's traits in words, from its four letters (`BDRF`: big dark round solid).
-fn words(c: &Catalog, code: &str) -> String {
+pub(super) fn words(c: &Catalog, code: &str) -> String {
     let b = code.as_bytes();
     let pick =
         |i: usize, a: u8, yes: &str, no: &str| c.text(if b.get(i) == Some(&a) { yes } else { no });
@@ -33,7 +33,7 @@ fn words(c: &Catalog, code: &str) -> String {
 }
 
 /// A piece named: its letters, then its traits in words (`BDRF (big dark round solid)`).
-fn named(c: &Catalog, code: &str) -> String {
+pub(super) fn named(c: &Catalog, code: &str) -> String {
     format!("{code} ({})", words(c, code))
 }
 
@@ -67,12 +67,12 @@ fn square_name(i: usize) -> String {
     format!("{}{}", (b'A' + (i % 4) as u8) as char, i / 4 + 1)
 }
 
-/// `page` in the chosen language, with the choice's cookie when the address made it.
+/// `page` in the chosen language, with the choices' cookies when the address made them.
 fn answered(chosen: &Chosen, page: Response) -> Response {
-    match &chosen.set {
-        Some(cookie) => with_cookie(page, cookie),
-        None => page,
-    }
+    chosen
+        .set
+        .iter()
+        .fold(page, |page, cookie| with_cookie(page, cookie))
 }
 
 pub(super) async fn choose(
@@ -81,8 +81,8 @@ pub(super) async fn choose(
     Query(asked): Query<Asked>,
 ) -> Result<Response, PageError> {
     let seen = Seen::of(&app, &headers).await?;
-    let chosen = lang::chosen(&headers, &asked, app.0.config.secure_cookies)?;
-    let page = lang::with(chosen.lang, |c| {
+    let chosen = reader::chosen(&headers, &asked, app.0.config.secure_cookies)?;
+    let page = reader::with(chosen.lang, |c| {
         let body = html! {
             p { (c.text("web-intro")) }
             form class="box" id="new-game" method="post" action="/play" {
@@ -110,7 +110,7 @@ pub(super) async fn choose(
                 label { input type="checkbox" name="second" value="1"; " " (c.text("web-level-begins")) }
                 button type="submit" { (c.text("web-start")) }
             }
-            (lang::switch(c))
+            (reader::switch(c))
         };
         page_in(&app, &seen, c, &c.text("web-play"), body, &[])
     });
@@ -150,7 +150,7 @@ pub(super) async fn show(
     Query(asked): Query<Asked>,
 ) -> Result<Response, PageError> {
     let seen = Seen::of(&app, &headers).await?;
-    let chosen = lang::chosen(&headers, &asked, app.0.config.secure_cookies)?;
+    let chosen = reader::chosen(&headers, &asked, app.0.config.secure_cookies)?;
     let game = play::get(&app, &id).await?;
     let page = game_page(&app, &seen, &chosen, &game, None);
     Ok(answered(&chosen, page))
@@ -190,7 +190,7 @@ pub(super) async fn play_move(
         // Refused: the same page, saying why in the reader's words, the game as it is.
         Err(DomainError::Refused(why)) => {
             let seen = Seen::of(&app, &headers).await?;
-            let chosen = lang::chosen(&headers, &Asked::default(), app.0.config.secure_cookies)?;
+            let chosen = reader::chosen(&headers, &Asked::default(), app.0.config.secure_cookies)?;
             let game = play::get(&app, &id).await?;
             let mut page = game_page(&app, &seen, &chosen, &game, Some(&why));
             *page.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
@@ -201,7 +201,7 @@ pub(super) async fn play_move(
 }
 
 /// Why a move was not played, in `c`'s words.
-fn refusal(c: &Catalog, why: &Refusal) -> String {
+pub(super) fn refusal(c: &Catalog, why: &Refusal) -> String {
     match why {
         Refusal::Unreadable { text, .. } => {
             c.with("msg-unreadable", &[("text", text.as_str().into())])
@@ -227,7 +227,7 @@ fn seat_name(c: &Catalog, seat: &str) -> String {
 }
 
 /// What the game says now, in words.
-fn status(c: &Catalog, game: &Play) -> String {
+pub(super) fn status(c: &Catalog, game: &Play) -> String {
     if let Some(result) = game.result {
         let won = match result {
             "1-0" => "first",
@@ -281,10 +281,50 @@ fn game_page(
     game: &Play,
     refused: Option<&Refusal>,
 ) -> Response {
-    lang::with(chosen.lang, |c| {
-        let body = game_body(c, seen, game, refused);
+    reader::with(chosen.lang, |c| {
+        let body = match chosen.view {
+            View::Board => game_body(c, seen, game, refused),
+            View::Text => super::play_text::body(c, seen, game, refused),
+        };
         page_in(app, seen, c, &title(c, game), body, &[])
     })
+}
+
+/// The game's rules and its address, to come back to or share.
+pub(super) fn about(c: &Catalog, game: &Play) -> Markup {
+    let rules = game
+        .rules
+        .parse::<Rules>()
+        .map(|r| variant_name(c, &r))
+        .unwrap_or_else(|_| game.rules.clone());
+    html! {
+        p class="note" {
+            (c.with("web-rules-now", &[("rules", rules.into())])) " "
+            (c.text("web-address")) " " a href={ "/play/" (game.id) } { "/play/" (game.id) }
+        }
+    }
+}
+
+/// Once over: the solver's review and the record to download.
+pub(super) fn after_links(c: &Catalog, game: &Play) -> Markup {
+    html! {
+        @if game.result.is_some() {
+            p id="after" {
+                a id="to-review" href={ "/play/" (game.id) "/review" } { (c.text("web-review-link")) }
+                " · "
+                a href={ "/play/" (game.id) "/games.jsonl" } download { (c.text("web-download")) }
+            }
+        }
+    }
+}
+
+/// The puzzle's result, once over.
+pub(super) fn puzzle_result(c: &Catalog, game: &Play) -> Markup {
+    html! {
+        @if let Some(p) = &game.puzzle { @if let Some(solved) = p.solved {
+            p id="puzzle-result" { (c.text(if solved { "web-solved" } else { "web-not-solved" })) }
+        } }
+    }
 }
 
 fn game_body(c: &Catalog, seen: &Seen, game: &Play, refused: Option<&Refusal>) -> Markup {
@@ -296,22 +336,13 @@ fn game_body(c: &Catalog, seen: &Seen, game: &Play, refused: Option<&Refusal>) -
         .as_deref()
         .and_then(|m| m.split(' ').next())
         .filter(|s| s.len() == 2);
-    let rules = game
-        .rules
-        .parse::<Rules>()
-        .map(|r| variant_name(c, &r))
-        .unwrap_or_else(|_| game.rules.clone());
     let placing = game.in_hand.as_deref().filter(|_| yours);
     html! {
-        p class="note" {
-            (c.with("web-rules-now", &[("rules", rules.into())])) " "
-            (c.text("web-address")) " " a href={ "/play/" (game.id) } { "/play/" (game.id) }
-        }
+        (about(c, game))
         @if let Some(why) = refused { p class="error" id="refused" role="alert" { (refusal(c, why)) } }
         p id="status" role="status" { (status(c, game)) }
-        @if let Some(p) = &game.puzzle { @if let Some(solved) = p.solved {
-            p id="puzzle-result" { (c.text(if solved { "web-solved" } else { "web-not-solved" })) }
-        } }
+        (puzzle_result(c, game))
+        (after_links(c, game))
         form id="move" method="post" action={ "/play/" (game.id) } {
             (seen.field())
             input type="hidden" name="after" value=(after);
@@ -360,6 +391,7 @@ fn game_body(c: &Catalog, seen: &Seen, game: &Play, refused: Option<&Refusal>) -
             ol id="moves" { @for m in &game.moves { li { (m) } } }
         }
         p { a href="/play" { (c.text("web-new-game")) } }
-        (lang::switch(c))
+        (reader::view_switch(c, View::Board))
+        (reader::switch(c))
     }
 }

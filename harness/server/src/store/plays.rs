@@ -53,22 +53,18 @@ impl Store {
         .fetch_optional(&self.pool)
         .await
         .map_err(db)?;
-        Ok(row.map(|r| {
-            let moves: String = r.get(5);
-            PlayRow {
-                id: r.get(0),
-                mode: r.get(1),
-                rules: r.get(2),
-                start: r.get(3),
-                person: r.get(4),
-                moves: moves
-                    .split(',')
-                    .filter(|m| !m.is_empty())
-                    .map(str::to_owned)
-                    .collect(),
-                seed: r.get::<i64, _>(6) as u64,
-            }
-        }))
+        Ok(row.map(|r| play_row(&r)))
+    }
+
+    /// Every game, the oldest first.
+    pub async fn plays(&self) -> Result<Vec<PlayRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, mode, rules, start, person, moves, seed FROM plays ORDER BY created, id",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(rows.iter().map(play_row).collect())
     }
 
     /// Sets the game's moves to `moves`, if it still has the `after` moves it had when they
@@ -91,5 +87,23 @@ impl Store {
         .await
         .map_err(db)?;
         Ok(done.rows_affected() == 1)
+    }
+}
+
+/// A game's row as kept.
+fn play_row(r: &sqlx::any::AnyRow) -> PlayRow {
+    let moves: String = r.get(5);
+    PlayRow {
+        id: r.get(0),
+        mode: r.get(1),
+        rules: r.get(2),
+        start: r.get(3),
+        person: r.get(4),
+        moves: moves
+            .split(',')
+            .filter(|m| !m.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        seed: r.get::<i64, _>(6) as u64,
     }
 }

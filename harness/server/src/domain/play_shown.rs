@@ -1,0 +1,150 @@
+//! A game on the play page as the front ends show it (crate::domain::play): the board, the
+//! piece in hand, the pieces left, whose move, the result and the winning shape, and every
+//! move taken apart (what a text mode says in words).
+
+use quads_record::game::Game;
+use quads_rules::{Move, Outcome, Player, Square, Then};
+use serde::Serialize;
+
+use super::play::{notation, person_moves, seat};
+use crate::store::PlayRow;
+
+/// A game as the front ends show it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Play {
+    /// Its address: `/play/ID`.
+    pub id: String,
+    pub mode: String,
+    pub rules: String,
+    /// The seat the person plays, `first` or `second`, or `both` (two people).
+    pub person: String,
+    pub start: String,
+    pub moves: Vec<String>,
+    /// The moves again, each taken apart: who made it, the piece placed and where, the piece
+    /// given (what a text mode says in words).
+    pub turns: Vec<Turn>,
+    /// The position now, in the project's notation.
+    pub position: String,
+    /// The squares A1 … D4 in order, each its piece or `null`.
+    pub board: Vec<Option<String>>,
+    /// The piece the player to move places, if any.
+    pub in_hand: Option<String>,
+    /// The pieces that may still be given.
+    pub remaining: Vec<String>,
+    pub last: Option<String>,
+    /// Whose move it is: `first` or `second` (none once over).
+    pub to_move: Option<&'static str>,
+    /// Whether a person is to move now (not a level or the solver).
+    pub yours: bool,
+    /// Whether the player to move may call "Quarto!" on a shape left unclaimed.
+    pub claimable: bool,
+    /// Once over: `1-0`, `0-1` or `1/2-1/2`.
+    pub result: Option<&'static str>,
+    /// The squares of the winning shape, once won.
+    pub winning: Vec<String>,
+    /// For the puzzle: its day, and once over whether it was solved.
+    pub puzzle: Option<PuzzleOf>,
+}
+
+/// One move taken apart.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Turn {
+    /// Who made it: `first` or `second`.
+    pub seat: &'static str,
+    /// The move in the notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The piece placed (the one that was in hand) and its square, unless the move placed none
+    /// (the opening give, a claim).
+    pub placed: Option<String>,
+    pub square: Option<String>,
+    /// The piece given, if one was.
+    pub gave: Option<String>,
+    /// Whether the move called "Quarto!": announced with a placement, or claimed before one.
+    pub quarto: bool,
+}
+
+/// A puzzle game's puzzle: its day, and once over whether the person won it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PuzzleOf {
+    pub date: String,
+    pub solved: Option<bool>,
+}
+
+/// The game as shown.
+pub(super) fn show(row: &PlayRow, game: &Game) -> Play {
+    let pos = game.position();
+    let outcome = game.outcome();
+    let result = outcome.map(|o| match o {
+        Outcome::Win(Player::First) => "1-0",
+        Outcome::Win(Player::Second) => "0-1",
+        Outcome::Draw => "1/2-1/2",
+    });
+    let puzzle = row.mode.strip_prefix("puzzle ").map(|date| PuzzleOf {
+        date: date.to_owned(),
+        solved: outcome.map(|o| {
+            row.person == "first" && o == Outcome::Win(Player::First)
+                || row.person == "second" && o == Outcome::Win(Player::Second)
+        }),
+    });
+    let winning = game.winning_squares();
+    Play {
+        id: row.id.clone(),
+        mode: row.mode.clone(),
+        rules: row.rules.clone(),
+        person: row.person.clone(),
+        start: row.start.clone(),
+        moves: notation(game),
+        turns: turns(game),
+        position: pos.to_string(),
+        board: Square::ALL
+            .iter()
+            .map(|&sq| pos.board().piece_at(sq).map(|p| p.to_string()))
+            .collect(),
+        in_hand: pos.hand().map(|p| p.to_string()),
+        remaining: pos.remaining().iter().map(|p| p.to_string()).collect(),
+        last: game.last().map(|m| m.to_string()),
+        to_move: outcome.is_none().then(|| seat(game.to_move())),
+        yours: outcome.is_none() && person_moves(row, game.to_move()),
+        claimable: game.claimable(),
+        result,
+        winning: Square::ALL
+            .iter()
+            .filter(|sq| winning.0 & sq.bb().0 != 0)
+            .map(|sq| sq.to_string())
+            .collect(),
+        puzzle,
+    }
+}
+
+/// The game's moves taken apart, each from the position it was made in.
+fn turns(game: &Game) -> Vec<Turn> {
+    let mut before = game.start();
+    game.moves()
+        .iter()
+        .map(|made| {
+            let hand = before.hand().map(|p| p.to_string());
+            let seat = seat(before.to_move());
+            before = made.after;
+            let (placed, square, gave, quarto) = match made.mv {
+                Move::Give(p) => (None, None, Some(p.to_string()), false),
+                Move::Claim => (None, None, None, true),
+                Move::Place { to, then } => {
+                    let gave = match then {
+                        Then::Give(p) => Some(p.to_string()),
+                        Then::Nothing | Then::Quarto => None,
+                    };
+                    (hand, Some(to.to_string()), gave, then == Then::Quarto)
+                }
+            };
+            Turn {
+                seat,
+                mv: made.mv.to_string(),
+                placed,
+                square,
+                gave,
+                quarto,
+            }
+        })
+        .collect()
+}
