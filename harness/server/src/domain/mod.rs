@@ -44,6 +44,8 @@ pub(crate) struct Inner {
     pub(crate) boards: Arc<Boards>,
     /// The play page's games' share of the machine, and the puzzle of the day.
     pub(crate) plays: play::Plays,
+    /// The play page's finished games' reviews.
+    pub(crate) reviews: review::Reviews,
 }
 
 impl App {
@@ -61,6 +63,7 @@ impl App {
             bench,
             boards,
             plays: play::Plays::default(),
+            reviews: review::Reviews::default(),
         }))
     }
 }

@@ -19,7 +19,7 @@ use quads_bots::{Strategy, LEVELS};
 use quads_protocol::Go;
 use quads_puzzle::Puzzle;
 use quads_record::game::Game;
-use quads_rules::{Move, Player, Position, Reason, Rules};
+use quads_rules::{Move, Position, Reason, Rules};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
@@ -29,6 +29,7 @@ use super::{App, DomainError};
 use crate::store::PlayRow;
 
 use super::play_shown::show;
+pub(super) use super::play_shown::{notation, person_moves, seat};
 pub use super::play_shown::{Play, Turn};
 pub use super::refusal::Refusal;
 
@@ -49,8 +50,6 @@ const DEFENCE_TABLE_MIB: usize = 8;
 pub struct Plays {
     thinking: Semaphore,
     puzzle: Mutex<Option<(String, Arc<Puzzle>)>>,
-    /// The finished games' reviews (crate::domain::review).
-    pub(super) reviews: super::review::Reviews,
 }
 
 impl Default for Plays {
@@ -58,7 +57,6 @@ impl Default for Plays {
         Plays {
             thinking: Semaphore::new(THINKING_AT_ONCE),
             puzzle: Mutex::new(None),
-            reviews: Default::default(),
         }
     }
 }
@@ -311,21 +309,6 @@ pub(super) fn replay(row: &PlayRow) -> Result<(Mode, Game), DomainError> {
         game.play(mv, 0.0).map_err(DomainError::failed)?;
     }
     Ok((mode, game))
-}
-
-pub(super) fn seat(p: Player) -> &'static str {
-    match p {
-        Player::First => "first",
-        Player::Second => "second",
-    }
-}
-
-pub(super) fn person_moves(row: &PlayRow, to_move: Player) -> bool {
-    row.person == "both" || row.person == seat(to_move)
-}
-
-pub(super) fn notation(game: &Game) -> Vec<String> {
-    game.moves().iter().map(|m| m.mv.to_string()).collect()
 }
 
 /// The level's or the solver's moves, while it is theirs to move and the game goes on.

@@ -6,8 +6,25 @@ use quads_record::game::Game;
 use quads_rules::{Move, Outcome, Player, Square, Then};
 use serde::Serialize;
 
-use super::play::{notation, person_moves, seat};
 use crate::store::PlayRow;
+
+/// A seat's word: `first` or `second`.
+pub(super) fn seat(p: Player) -> &'static str {
+    match p {
+        Player::First => "first",
+        Player::Second => "second",
+    }
+}
+
+/// Whether a person plays the seat to move in `row`'s game.
+pub(super) fn person_moves(row: &PlayRow, to_move: Player) -> bool {
+    row.person == "both" || row.person == seat(to_move)
+}
+
+/// The game's moves in the notation.
+pub(super) fn notation(game: &Game) -> Vec<String> {
+    game.moves().iter().map(|m| m.mv.to_string()).collect()
+}
 
 /// A game as the front ends show it.
 #[derive(Debug, Clone, PartialEq, Serialize)]

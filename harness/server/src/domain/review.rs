@@ -157,7 +157,7 @@ pub async fn all_games_jsonl(app: &App) -> Result<String, DomainError> {
 /// The solver's review of the finished game `id`.
 pub async fn review(app: &App, id: &str) -> Result<Arc<Review>, DomainError> {
     let (row, mode, game) = play::load(app, id).await?;
-    let reviews = &app.0.plays.reviews;
+    let reviews = &app.0.reviews;
     if let Some((_, r)) = reviews.kept.lock().expect("the reviews' lock").get(id) {
         return Ok(r.clone());
     }

@@ -25,6 +25,7 @@ mod matches;
 mod play;
 mod play_review;
 mod play_text;
+mod play_words;
 mod reader;
 
 use axum::http::{header, HeaderMap, StatusCode};

@@ -8,34 +8,15 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use maud::{html, Markup};
-use quads_i18n::{reason, variant_name, Arg, Catalog};
-use quads_rules::Rules;
+use quads_i18n::Catalog;
 use serde::Deserialize;
 
+use super::play_words::{about, after_links, puzzle_result, refusal, status, title, words};
 use super::reader::{self, Asked, Chosen, View};
 use super::{form, page_in, see_other, with_cookie, Form, PageError, Seen};
 use crate::domain::play::{self, NewPlay, Play, Refusal};
 use crate::domain::{App, DomainError};
 use crate::session::check_csrf;
-
-/// A piece's traits in words, from its four letters (`BDRF`: big dark round solid).
-pub(super) fn words(c: &Catalog, code: &str) -> String {
-    let b = code.as_bytes();
-    let pick =
-        |i: usize, a: u8, yes: &str, no: &str| c.text(if b.get(i) == Some(&a) { yes } else { no });
-    format!(
-        "{} {} {} {}",
-        pick(0, b'B', "value-big", "value-small"),
-        pick(1, b'D', "value-dark", "value-light"),
-        pick(2, b'R', "value-round", "value-square"),
-        pick(3, b'H', "value-hollow", "value-solid"),
-    )
-}
-
-/// A piece named: its letters, then its traits in words (`BDRF (big dark round solid)`).
-pub(super) fn named(c: &Catalog, code: &str) -> String {
-    format!("{code} ({})", words(c, code))
-}
 
 /// A piece drawn: big or small, dark or light, round or square, hollow (a hole) or solid.
 fn piece(c: &Catalog, code: &str) -> Markup {
@@ -200,80 +181,6 @@ pub(super) async fn play_move(
     }
 }
 
-/// Why a move was not played, in `c`'s words.
-pub(super) fn refusal(c: &Catalog, why: &Refusal) -> String {
-    match why {
-        Refusal::Unreadable { text, .. } => {
-            c.with("msg-unreadable", &[("text", text.as_str().into())])
-        }
-        Refusal::Illegal(mv, r) => format!("{mv}: {}", reason(c, *r)),
-        Refusal::NothingChosen => c.text("web-choose"),
-        Refusal::Over => c.with(
-            "msg-illegal",
-            &[("reason", c.text("reason-game-over").into())],
-        ),
-        Refusal::NotYours => c.text("web-not-yours"),
-        Refusal::MovedOn => c.text("web-moved-on"),
-    }
-}
-
-/// A seat's name when two people play: player 1 gives first.
-fn seat_name(c: &Catalog, seat: &str) -> String {
-    c.text(if seat == "first" {
-        "player-one"
-    } else {
-        "player-two"
-    })
-}
-
-/// What the game says now, in words.
-pub(super) fn status(c: &Catalog, game: &Play) -> String {
-    if let Some(result) = game.result {
-        let won = match result {
-            "1-0" => "first",
-            "0-1" => "second",
-            _ => return c.text("end-draw"),
-        };
-        return match game.person.as_str() {
-            "both" => c.with(
-                "end-win",
-                &[
-                    ("who", "other".into()),
-                    ("player", seat_name(c, won).into()),
-                ],
-            ),
-            person if person == won => c.with(
-                "end-win",
-                &[
-                    ("who", "you".into()),
-                    ("player", c.text("player-you").into()),
-                ],
-            ),
-            _ => c.text("web-lose"),
-        };
-    }
-    let who: Arg = match (game.person.as_str(), game.to_move) {
-        ("both", Some(seat)) => seat_name(c, seat).into(),
-        _ => c.text("player-you").into(),
-    };
-    match &game.in_hand {
-        Some(p) => c.with(
-            "web-status-place",
-            &[("player", who), ("piece", named(c, p).into())],
-        ),
-        None => c.with("status-opening", &[("player", who)]),
-    }
-}
-
-/// The game's title: against which level, two players, or the puzzle of which day.
-fn title(c: &Catalog, game: &Play) -> String {
-    match (&game.puzzle, game.mode.strip_prefix("level-")) {
-        (Some(p), _) => c.with("web-title-puzzle", &[("date", p.date.as_str().into())]),
-        (None, Some(n)) => c.with("web-title-level", &[("level", n.into())]),
-        (None, None) => c.text("web-title-two"),
-    }
-}
-
 fn game_page(
     app: &App,
     seen: &Seen,
@@ -288,43 +195,6 @@ fn game_page(
         };
         page_in(app, seen, c, &title(c, game), body, &[])
     })
-}
-
-/// The game's rules and its address, to come back to or share.
-pub(super) fn about(c: &Catalog, game: &Play) -> Markup {
-    let rules = game
-        .rules
-        .parse::<Rules>()
-        .map(|r| variant_name(c, &r))
-        .unwrap_or_else(|_| game.rules.clone());
-    html! {
-        p class="note" {
-            (c.with("web-rules-now", &[("rules", rules.into())])) " "
-            (c.text("web-address")) " " a href={ "/play/" (game.id) } { "/play/" (game.id) }
-        }
-    }
-}
-
-/// Once over: the solver's review and the record to download.
-pub(super) fn after_links(c: &Catalog, game: &Play) -> Markup {
-    html! {
-        @if game.result.is_some() {
-            p id="after" {
-                a id="to-review" href={ "/play/" (game.id) "/review" } { (c.text("web-review-link")) }
-                " · "
-                a href={ "/play/" (game.id) "/games.jsonl" } download { (c.text("web-download")) }
-            }
-        }
-    }
-}
-
-/// The puzzle's result, once over.
-pub(super) fn puzzle_result(c: &Catalog, game: &Play) -> Markup {
-    html! {
-        @if let Some(p) = &game.puzzle { @if let Some(solved) = p.solved {
-            p id="puzzle-result" { (c.text(if solved { "web-solved" } else { "web-not-solved" })) }
-        } }
-    }
 }
 
 fn game_body(c: &Catalog, seen: &Seen, game: &Play, refused: Option<&Refusal>) -> Markup {

@@ -11,6 +11,7 @@ use quads_analysis::{Decided, Value};
 use quads_i18n::Catalog;
 use serde::Deserialize;
 
+use super::play_words::who;
 use super::reader::{self, Asked};
 use super::{form, page_in, see_other, with_cookie, Form, PageError, Seen};
 use crate::domain::play::{self, Play};
@@ -27,24 +28,6 @@ fn value(c: &Catalog, v: Value) -> String {
     })
 }
 
-/// Who sat in `seat`, as the page names players.
-fn who(c: &Catalog, game: &Play, seat: &str) -> String {
-    if game.person == "both" {
-        return c.text(if seat == "first" {
-            "player-one"
-        } else {
-            "player-two"
-        });
-    }
-    if game.person == seat {
-        return c.text("player-you");
-    }
-    match game.mode.strip_prefix("level-") {
-        Some(n) => c.with("player-level", &[("level", n.into())]),
-        None => c.text("player-solver"),
-    }
-}
-
 /// Where the game was decided, in a sentence.
 fn decided(c: &Catalog, game: &Play, r: &Review) -> String {
     let empty = r.empty;
@@ -59,7 +42,7 @@ fn decided(c: &Catalog, game: &Play, r: &Review) -> String {
                 &[
                     ("number", number.into()),
                     ("move", m.mv.as_str().into()),
-                    ("player", who(c, game, m.seat).into()),
+                    ("player", who(c, game, m.seat).1.into()),
                     (
                         "before",
                         m.before.map(|v| value(c, v)).unwrap_or_default().into(),
@@ -85,7 +68,7 @@ fn body(c: &Catalog, seen: &Seen, game: &Play, r: &Review) -> Markup {
                     @let class = match (m.blunder, m.before) { (Some(_), _) => "mistake", (None, Some(_)) => "kept", _ => "unjudged" };
                     tr class=(class) {
                         td { (m.index + 1) }
-                        td class="left" { (who(c, game, m.seat)) }
+                        td class="left" { (who(c, game, m.seat).1) }
                         td class="left" { (m.mv) }
                         td class="left" {
                             @match (m.before, m.after, m.blunder) {

@@ -7,30 +7,10 @@
 use maud::{html, Markup};
 use quads_i18n::{Arg, Catalog};
 
-use super::play::{about, after_links, named, puzzle_result, refusal, status};
+use super::play_words::{about, after_links, named, puzzle_result, refusal, status, who};
 use super::reader::{self, View};
 use super::Seen;
 use crate::domain::play::{Play, Refusal, Turn};
-
-/// Who made a move, for a message's `who` and `player`: the person (`you`), or the other seat
-/// by its name (a level, the solver, or one of two players).
-fn who(c: &Catalog, game: &Play, seat: &str) -> (&'static str, String) {
-    if game.person == "both" {
-        let name = if seat == "first" {
-            "player-one"
-        } else {
-            "player-two"
-        };
-        return ("other", c.text(name));
-    }
-    if game.person == seat {
-        return ("you", c.text("player-you"));
-    }
-    match game.mode.strip_prefix("level-") {
-        Some(n) => ("other", c.with("player-level", &[("level", n.into())])),
-        None => ("other", c.text("player-solver")),
-    }
-}
 
 /// A move in words.
 fn turn(c: &Catalog, game: &Play, t: &Turn) -> String {
