@@ -75,9 +75,15 @@ fn a_whole_game_against_each_level_and_the_same_game_after_a_restart() {
             game = moved(&server, &game, &mv.to_string());
             let now = game["moves"].as_array().unwrap();
             assert_eq!(now[before], mv.to_string());
-            // The level answered unless the move ended the game.
+            // The level answered unless the move ended the game, and said how long it thought.
             let over = !game["result"].is_null();
             assert!(over || now.len() == before + 2, "{game}");
+            let answered = now.len() == before + 2;
+            assert_eq!(
+                game["thought_ms"].as_f64().unwrap() > 0.0,
+                answered,
+                "{game}"
+            );
         }
         let pos = replayed(&game);
         assert_eq!(game["yours"], false);
@@ -98,13 +104,15 @@ fn a_whole_game_against_each_level_and_the_same_game_after_a_restart() {
             "{game}"
         );
         // A move after the end is refused.
-        let id = game["id"].as_str().unwrap();
+        let id = game["id"].as_str().unwrap().to_owned();
         let (code, body) = post(
             &server,
             &format!("/api/play/{id}/moves"),
             json!({ "move": "A1 BDQF", "after": game["moves"].as_array().unwrap().len() }),
         );
         assert_eq!((code, &body["error"]), (409, &json!("the game is over")));
+        // Asked for later, it is the same game; only the thinking of the call differs (none).
+        game["thought_ms"] = json!(0.0);
         ids.push((id.to_owned(), game));
     }
     // Every game is at its address, whole, after the server is stopped and started again.

@@ -320,15 +320,19 @@ async fn answer(app: &App, row: &PlayRow, mode: Mode, game: &mut Game) -> Result
         let ply = game.moves().len() as u64;
         let seed = row.seed ^ ply.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let _turn = thinking_turn(app).await?;
-        let mv = tokio::task::spawn_blocking(move || match mode {
-            Mode::Level(n) => Some(level_move(LEVELS[n - 1], &rules, &pos, last, seed)),
-            Mode::Puzzle => Solver::new(&rules, DEFENCE_TABLE_MIB).best_move(&pos, &rules),
-            Mode::Two => None,
+        let (mv, took) = tokio::task::spawn_blocking(move || {
+            let thinking = Instant::now();
+            let mv = match mode {
+                Mode::Level(n) => Some(level_move(LEVELS[n - 1], &rules, &pos, last, seed)),
+                Mode::Puzzle => Solver::new(&rules, DEFENCE_TABLE_MIB).best_move(&pos, &rules),
+                Mode::Two => None,
+            };
+            (mv, thinking.elapsed())
         })
         .await
-        .map_err(DomainError::failed)?
-        .ok_or_else(|| DomainError::failed("no move to answer with"))?;
-        game.play(mv, 0.0)
+        .map_err(DomainError::failed)?;
+        let mv = mv.ok_or_else(|| DomainError::failed("no move to answer with"))?;
+        game.play(mv, took.as_secs_f64() * 1000.0)
             .map_err(|reason| DomainError::failed(format!("the answer {mv}: {reason}")))?;
     }
     Ok(())

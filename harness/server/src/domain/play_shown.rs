@@ -61,6 +61,9 @@ pub struct Play {
     pub winning: Vec<String>,
     /// For the puzzle: its day, and once over whether it was solved.
     pub puzzle: Option<PuzzleOf>,
+    /// The time the level or the solver thought on the answers made in this call, in ms (0
+    /// when it made none): what a client waited beyond it was the server's.
+    pub thought_ms: f64,
 }
 
 /// One move taken apart.
@@ -131,6 +134,7 @@ pub(super) fn show(row: &PlayRow, game: &Game) -> Play {
             .map(|sq| sq.to_string())
             .collect(),
         puzzle,
+        thought_ms: game.moves().iter().map(|m| m.took_ms).sum(),
     }
 }
 
