@@ -503,3 +503,83 @@ fn after_a_game_the_solvers_review_its_record_and_a_try_again_from_a_mistake() {
     );
     assert_eq!(code, 409, "{body}");
 }
+
+#[test]
+fn an_address_starting_games_is_refused_for_the_rest_of_its_minute() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config_with(dir.path(), "play_starts = 3\n"));
+    let games: Vec<Value> = (0..3)
+        .map(|_| started(&server, json!({ "mode": "two" })))
+        .collect();
+    // The fourth start, by the API or by trying again, is refused in one line, with when to
+    // come back.
+    let answer =
+        ureq::post(&format!("{}/api/play", server.url)).send_json(json!({ "mode": "two" }));
+    let Err(ureq::Error::Status(429, r)) = answer else {
+        panic!("not refused: {answer:?}");
+    };
+    let retry: u64 = r.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=60).contains(&retry), "{retry}");
+    let body: Value = r.into_json().unwrap();
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("too many games started from this address: try again in "),
+        "{body}"
+    );
+    let id = games[0]["id"].as_str().unwrap();
+    let game = moved(&server, &games[0], "BDRF");
+    let (code, _) = post(
+        &server,
+        &format!("/api/play/{id}/again"),
+        json!({ "index": 0 }),
+    );
+    assert_eq!(code, 429);
+    // Games begun go on: a move, and the game's page.
+    moved(&server, &game, "A1 SLQH");
+    let (code, _) = server.text(&format!("/play/{id}"), None);
+    assert_eq!(code, 200);
+}
+
+/// Text as maud writes it into a page.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[test]
+fn the_rules_of_each_variant_on_a_page_in_the_readers_language() {
+    use quads_i18n::{rules_page, Catalog, Lang};
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config(dir.path()));
+    for (query, spec, lang) in [
+        ("", "quads", Lang::En),
+        ("?rules=classic&lang=it", "classic", Lang::It),
+        (
+            "?rules=classic%2Cclaim%3Dannounce&lang=fr",
+            "classic,claim=announce",
+            Lang::Fr,
+        ),
+    ] {
+        let (code, text) = server.text(&format!("/play/rules{query}"), None);
+        assert_eq!(code, 200, "{query}");
+        // Every paragraph `quads rules` states, in the language asked.
+        let rules: Rules = spec.parse().unwrap();
+        for paragraph in rules_page(&Catalog::new(lang), &rules) {
+            assert!(text.contains(&escaped(&paragraph)), "{query}: {paragraph}");
+        }
+        assert!(text.contains(&format!("<html lang=\"{}\">", lang.code())));
+    }
+    // The language switch keeps the variant.
+    let (_, text) = server.text("/play/rules?rules=classic", None);
+    assert!(
+        text.contains("href=\"?lang=sl&amp;rules=classic\""),
+        "{text}"
+    );
+    let (code, text) = server.text("/play/rules?rules=hexagons", None);
+    assert_eq!(code, 400);
+    assert!(text.contains("rules `hexagons`: "), "{text}");
+}

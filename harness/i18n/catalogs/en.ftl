@@ -245,3 +245,5 @@ web-mistake = a mistake: { $before } before it, { $after } after
 web-missed-win = it missed a win
 web-better = { $move } kept the value
 web-try-again = try again from here
+web-rules-link = the rules
+web-variants = The variants

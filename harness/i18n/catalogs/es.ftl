@@ -245,3 +245,5 @@ web-mistake = un error: { $before } antes, { $after } después
 web-missed-win = dejó escapar una victoria
 web-better = { $move } mantenía el valor
 web-try-again = intentarlo de nuevo desde aquí
+web-rules-link = las reglas
+web-variants = Las variantes

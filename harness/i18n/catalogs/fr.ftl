@@ -245,3 +245,5 @@ web-mistake = une erreur : { $before } avant, { $after } après
 web-missed-win = une victoire manquée
 web-better = { $move } gardait la valeur
 web-try-again = réessayer à partir d'ici
+web-rules-link = les règles
+web-variants = Les variantes

@@ -245,3 +245,5 @@ web-mistake = un errore: { $before } prima, { $after } dopo
 web-missed-win = ha mancato una vittoria
 web-better = { $move } manteneva il valore
 web-try-again = riprova da qui
+web-rules-link = le regole
+web-variants = Le varianti

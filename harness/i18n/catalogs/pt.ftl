@@ -245,3 +245,5 @@ web-mistake = um erro: { $before } antes, { $after } depois
 web-missed-win = deixou escapar uma vitória
 web-better = { $move } mantinha o valor
 web-try-again = tentar de novo daqui
+web-rules-link = as regras
+web-variants = As variantes

@@ -263,3 +263,5 @@ web-mistake = napaka: prej { $before }, potem { $after }
 web-missed-win = zamujena zmaga
 web-better = { $move } bi ohranila vrednost
 web-try-again = poskusi znova od tu
+web-rules-link = pravila
+web-variants = Različice

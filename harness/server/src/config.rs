@@ -20,6 +20,7 @@
 //! analysis = false                     # judge every move of each match with the exact solver
 //! lease = "60s"                        # a worker's hold on a match, renewed by its heartbeat
 //! guesses = 30                         # wrong tokens an address may send a minute (0: any)
+//! play_starts = 30                     # play-page games an address may start a minute (0: any)
 //! client_timeout = "20s"               # for a request's headers, and between parts of a body
 //! [limits]
 //! upload_bytes = 8388608               # the largest upload (8 MiB)
@@ -115,6 +116,7 @@ struct File {
     analysis: bool,
     lease: Option<String>,
     guesses: Option<u32>,
+    play_starts: Option<u32>,
     client_timeout: Option<String>,
     #[serde(default)]
     limits: Limits,
@@ -167,6 +169,9 @@ pub struct ServerConfig {
     /// Wrong tokens an address may send in a minute before its calls with a token are refused
     /// for the rest of it (0: no bound).
     pub guesses: u32,
+    /// Games on the play page an address may start in a minute before it is refused for the
+    /// rest of it (0: no bound; crate::http::starts).
+    pub play_starts: u32,
     /// How long a client may take to send a request's headers, or between two parts of its
     /// body, before its connection is closed (crate::http::accept).
     pub client_timeout: std::time::Duration,
@@ -194,6 +199,8 @@ pub const BUILD_TIMEOUT: &str = "5m";
 pub const CRASH_STREAK: u32 = 3;
 /// Wrong tokens an address may send in a minute, by default.
 pub const GUESSES: u32 = 30;
+/// Games on the play page an address may start in a minute, by default.
+pub const PLAY_STARTS: u32 = 30;
 /// A client's time for a request's headers, and between parts of a body, by default.
 pub const CLIENT_TIMEOUT: &str = "20s";
 /// A worker's lease, by default.
@@ -297,6 +304,7 @@ impl ServerConfig {
             lease,
             client_timeout,
             guesses: file.guesses.unwrap_or(GUESSES),
+            play_starts: file.play_starts.unwrap_or(PLAY_STARTS),
             workers: file.workers.unwrap_or(WORKERS),
             checks,
             build_timeout,
@@ -334,6 +342,8 @@ impl ServerConfig {
         let text = table.to_string();
         let mut config = ServerConfig::parse(&text, data)?;
         config.play_only = true;
+        // Only this machine reaches the loopback: its games are its own user's, unbounded.
+        config.play_starts = 0;
         Ok(config)
     }
 

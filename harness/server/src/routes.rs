@@ -37,6 +37,13 @@ pub fn router(app: App) -> Router {
             },
             http::guesses::guard,
         ))
+        .layer(axum::middleware::from_fn_with_state(
+            http::starts::Guard {
+                limit: app.0.config.play_starts,
+                starts: std::sync::Arc::default(),
+            },
+            http::starts::guard,
+        ))
         // Every answer: no sniffing (a bot's log is text, never a page), and the pages' CSP
         // unless the answer has its own (the final report's).
         .layer(SetResponseHeaderLayer::overriding(

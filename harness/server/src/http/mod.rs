@@ -40,7 +40,9 @@ mod deadline;
 pub(crate) mod export;
 pub(crate) mod guesses;
 pub(crate) mod matches;
+mod per_address;
 mod play;
+pub(crate) mod starts;
 pub(crate) mod versions;
 mod workers;
 

@@ -24,6 +24,7 @@ mod entrant;
 mod matches;
 mod play;
 mod play_review;
+mod play_rules;
 mod play_text;
 mod play_words;
 mod reader;
@@ -50,6 +51,7 @@ pub fn play_routes() -> Router<App> {
 fn play_pages() -> Router<App> {
     Router::new()
         .route("/play", get(play::choose).post(play::start))
+        .route("/play/rules", get(play_rules::show))
         .route("/play/{id}", get(play::show).post(play::play_move))
         .route("/play/{id}/review", get(play_review::show))
         .route("/play/{id}/games.jsonl", get(play_review::games_jsonl))

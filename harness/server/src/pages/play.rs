@@ -11,7 +11,7 @@ use maud::{html, Markup};
 use quads_i18n::Catalog;
 use serde::Deserialize;
 
-use super::play_words::{about, after_links, puzzle_result, refusal, status, title, words};
+use super::play_words::{about, after_links, foot, puzzle_result, refusal, status, title, words};
 use super::reader::{self, Asked, Chosen, View};
 use super::{form, page_in, see_other, with_cookie, Form, PageError, Seen};
 use crate::domain::play::{self, NewPlay, Play, Refusal};
@@ -83,14 +83,15 @@ pub(super) async fn choose(
                 }
                 label { (c.text("web-rules")) " "
                     select name="rules" {
-                        option value="quads" { (c.text("web-rules-quads")) }
-                        option value="classic" { (c.text("web-rules-classic")) }
-                        option value="classic,claim=announce" { (c.text("web-rules-announce")) }
+                        @for (spec, words) in super::play_rules::OFFERED {
+                            option value=(spec) { (c.text(words)) }
+                        }
                     }
                 }
                 label { input type="checkbox" name="second" value="1"; " " (c.text("web-level-begins")) }
                 button type="submit" { (c.text("web-start")) }
             }
+            p { a href="/play/rules" { (c.text("web-rules-link")) } }
             (reader::switch(c))
         };
         page_in(&app, &seen, c, &c.text("web-play"), body, &[])
@@ -260,7 +261,7 @@ fn game_body(c: &Catalog, seen: &Seen, game: &Play, refused: Option<&Refusal>) -
         @if game.moves.is_empty() { p class="note" { (c.text("web-no-moves")) } } @else {
             ol id="moves" { @for m in &game.moves { li { (m) } } }
         }
-        p { a href="/play" { (c.text("web-new-game")) } }
+        (foot(c, game))
         (reader::view_switch(c, View::Board))
         (reader::switch(c))
     }

@@ -7,7 +7,7 @@
 use maud::{html, Markup};
 use quads_i18n::{Arg, Catalog};
 
-use super::play_words::{about, after_links, named, puzzle_result, refusal, status, who};
+use super::play_words::{about, after_links, foot, named, puzzle_result, refusal, status, who};
 use super::reader::{self, View};
 use super::Seen;
 use crate::domain::play::{Play, Refusal, Turn};
@@ -84,7 +84,7 @@ pub(super) fn body(c: &Catalog, seen: &Seen, game: &Play, refused: Option<&Refus
         @if game.turns.is_empty() { p class="note" { (c.text("web-no-moves")) } } @else {
             ol id="turns" { @for t in &game.turns { li { (turn(c, game, t)) } } }
         }
-        p { a href="/play" { (c.text("web-new-game")) } }
+        (foot(c, game))
         (reader::view_switch(c, View::Text))
         (reader::switch(c))
     }

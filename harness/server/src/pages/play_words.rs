@@ -152,3 +152,14 @@ pub(super) fn who(c: &Catalog, game: &Play, seat: &str) -> (&'static str, String
         None => ("other", c.text("player-solver")),
     }
 }
+
+/// The links at a game's foot: a new game, and the rules of this one's variant.
+pub(super) fn foot(c: &Catalog, game: &Play) -> Markup {
+    html! {
+        p {
+            a href="/play" { (c.text("web-new-game")) }
+            " · "
+            a href={ "/play/rules?rules=" (super::play_rules::query(&game.rules)) } { (c.text("web-rules-link")) }
+        }
+    }
+}

@@ -139,13 +139,18 @@ pub fn with<R>(lang: Lang, f: impl FnOnce(&Catalog) -> R) -> R {
 
 /// The switch to every language, each named in itself, the current one marked.
 pub fn switch(c: &Catalog) -> Markup {
+    switch_keeping(c, "")
+}
+
+/// [`switch`] on a page whose address has more to keep (`&rules=...`).
+pub fn switch_keeping(c: &Catalog, keep: &str) -> Markup {
     html! {
         nav class="langs" aria-label=(c.text("web-language")) {
             @for l in Lang::ALL {
                 @if l == c.lang() {
-                    a href={ "?lang=" (l.code()) } lang=(l.code()) hreflang=(l.code()) aria-current="true" { (l.native_name()) }
+                    a href={ "?lang=" (l.code()) (keep) } lang=(l.code()) hreflang=(l.code()) aria-current="true" { (l.native_name()) }
                 } @else {
-                    a href={ "?lang=" (l.code()) } lang=(l.code()) hreflang=(l.code()) { (l.native_name()) }
+                    a href={ "?lang=" (l.code()) (keep) } lang=(l.code()) hreflang=(l.code()) { (l.native_name()) }
                 }
             }
         }
