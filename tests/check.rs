@@ -242,7 +242,7 @@ fn each_scenario_fails_on_the_bot_with_its_defect() {
             "ignore-quit",
             &["quit ends the process"],
             "quit ends the process",
-            "the process was still running 250 ms after `quit`: exit when you read it",
+            "the process was still running 2000 ms after `quit`: exit when you read it",
         ),
     ];
     for d in defects {

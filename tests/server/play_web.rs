@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use crate::browser::{self, Browser};
 use crate::harness::*;
-use crate::web::{click, errors, fill, go, text, wait_for, FITS};
+use crate::web::{accessible, click, errors, fill, go, text, wait_for, FITS};
 
 /// The moves the page lists.
 async fn moves(b: &Browser) -> Vec<String> {
@@ -95,36 +95,6 @@ async fn play_out(b: &Browser, what: &str) -> String {
         }
     }
     text(b, "#status").await
-}
-
-/// axe-core's violations on the page now: none. Installed by scripts/test (`npm ci --prefix
-/// tests/axe`).
-async fn accessible(b: &Browser, what: &str) {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/axe/node_modules/axe-core/axe.min.js");
-    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (scripts/test installs it: npm ci --prefix tests/axe)",
-            path.display()
-        )
-    });
-    b.client.execute(&source, vec![]).await.unwrap();
-    let found = b
-        .client
-        .execute_async(
-            "const done = arguments[arguments.length - 1];\
-             axe.run().then(r => done([r.passes.length, r.violations.map(v =>\
-               `${v.id}: ${v.nodes.map(n => n.target.join(' ')).join(', ')}`)]));",
-            vec![],
-        )
-        .await
-        .unwrap();
-    // It ran: rules passed (a page's language, its title, every form field labelled…).
-    assert!(
-        found[0].as_u64().unwrap() > 10,
-        "axe-core on {what}: {found}"
-    );
-    assert_eq!(found[1], Value::Array(Vec::new()), "axe-core on {what}");
 }
 
 fn screenshot(width: u32, height: u32) -> PathBuf {

@@ -346,9 +346,40 @@ async fn an_event_in_a_real_browser() {
             wait_for(&b, "main").await;
             let cut = b.js(FITS).await;
             assert_eq!(cut, Value::Array(Vec::new()), "{page} at 390 px");
+            accessible(&b, &format!("{page} at 390 px")).await;
         }
     }
     assert_eq!(errors(&b).await, Vec::<String>::new());
+}
+
+/// axe-core's violations on the page now: none. Installed by scripts/test (`npm ci --prefix
+/// tests/axe`).
+pub(crate) async fn accessible(b: &Browser, what: &str) {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/axe/node_modules/axe-core/axe.min.js");
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (scripts/test installs it: npm ci --prefix tests/axe)",
+            path.display()
+        )
+    });
+    b.client.execute(&source, vec![]).await.unwrap();
+    let found = b
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];\
+             axe.run().then(r => done([r.passes.length, r.violations.map(v =>\
+               `${v.id}: ${v.nodes.map(n => n.target.join(' ')).join(', ')}`)]));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    // It ran: rules passed (a page's language, its title, every form field labelled…).
+    assert!(
+        found[0].as_u64().unwrap() > 10,
+        "axe-core on {what}: {found}"
+    );
+    assert_eq!(found[1], Value::Array(Vec::new()), "axe-core on {what}");
 }
 
 /// What of the page does not fit its window: the page itself wider than the window, or a table

@@ -254,17 +254,17 @@ impl Talk {
         if !quit_sent {
             let _ = self.send(&ToBot::Quit).await;
         }
-        let (ended, log) = self.bot.shutdown(defaults::GRACE).await;
+        let (ended, log) = self.bot.shutdown(defaults::CHECK_QUIT).await;
         let failure = match outcome {
             Err(failed) => Some(failed),
             Ok(()) if quit_sent && (ended.terminated || ended.killed) => Some(Failed::new(
                 format!(
                     "the process was still running {} ms after `quit`: exit when you read it",
-                    defaults::GRACE.as_millis()
+                    defaults::CHECK_QUIT.as_millis()
                 ),
                 format!(
                     "the process was still running {} ms after `quit`",
-                    defaults::GRACE.as_millis()
+                    defaults::CHECK_QUIT.as_millis()
                 ),
             )),
             Ok(()) => None,

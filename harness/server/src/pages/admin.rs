@@ -58,13 +58,13 @@ async fn admin_body(app: &App, seen: &Seen, told: Option<Markup>) -> Result<Mark
             button type="submit" { "set" }
         }
         h2 { "Entrants" }
-        table id="entrants" {
+        table id="entrants" tabindex="0" {
             thead { tr {
                 th class="bot" { "entrant" } th { "active version" }
                 th { "uploads in the last hour (of " (q.uploads_per_hour) ")" }
                 th { "bytes stored (of " (q.stored_bytes) ")" }
                 th { "versions (of " (q.versions) ")" }
-                th class="left" { "disabled" } th class="left" { "" }
+                th class="left" { "disabled" } th class="left" { "action" }
             } }
             tbody {
                 @for (name, active, disabled) in &entrants {
@@ -97,7 +97,7 @@ async fn admin_body(app: &App, seen: &Seen, told: Option<Markup>) -> Result<Mark
         @if pending.is_empty() {
             p class="note" { "No version is waiting for its check or in it." }
         } @else {
-            table id="checks" {
+            table id="checks" tabindex="0" {
                 thead { tr { th class="bot" { "entrant" } th { "version" } th { "status" } th class="left" { "" } } }
                 tbody {
                     @for (name, number, status) in &pending {

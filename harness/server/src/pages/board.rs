@@ -32,7 +32,7 @@ pub(super) async fn home(
             @if rated != games { ", refitted as games come (these are fitted on " (rated) ")" }
             "; the page follows new games."
         }
-        table id="leaderboard" data-live=(live) data-live-key="games" data-live-now=(games) {
+        table id="leaderboard" tabindex="0" data-live=(live) data-live-key="games" data-live-now=(games) {
             thead { tr { th { "#" } th class="bot" { "bot" } th { "rating" } th { "95% interval" } th { "games" } th { "won" } th { "drawn" } th { "lost" } th { "score %" } } }
             tbody {
                 @for r in rows {
@@ -65,7 +65,7 @@ pub(super) fn match_table(matches: &[MatchRow]) -> Markup {
         @if matches.is_empty() {
             p class="note" { "No matches yet." }
         } @else {
-            table class="matches" {
+            table class="matches" tabindex="0" {
                 thead { tr { th { "match" } th class="bot" { "first" } th class="bot" { "second" } th { "variant" } th { "kind" } th { "state" } } }
                 tbody {
                     @for m in matches {

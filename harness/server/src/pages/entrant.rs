@@ -24,7 +24,7 @@ fn versions_table(name: &str, versions: &[Version], seen: &Seen) -> Markup {
     let private = seen.may_see(name);
     let owner = seen.visitor.entrant().is_some_and(|e| e.name == name);
     html! {
-        table id="versions" {
+        table id="versions" tabindex="0" {
             thead { tr { th { "version" } th { "status" } th class="left" { "why" } th { "files" } th { "bytes" } @if private { th { "check" } } @if owner { th { "files" } } } }
             tbody {
                 @for v in versions.iter().rev() {
@@ -138,7 +138,7 @@ pub(super) async fn show(
         @if let Some(usage) = &usage { (owner_forms(&app, &seen, &opponents, usage)) }
         h2 { "Head to head (ladder games)" }
         @if h2h.is_empty() { p class="note" { "No ladder games yet." } } @else {
-            table id="head-to-head" {
+            table id="head-to-head" tabindex="0" {
                 thead { tr { th class="bot" { "opponent" } th { "won" } th { "drawn" } th { "lost" } } }
                 tbody { @for (o, [w, d, l]) in &h2h { tr { td class="bot" { a href={ "/entrants/" (o) } { (o) } } td { (w) } td { (d) } td { (l) } } } }
             }

@@ -276,7 +276,7 @@ pub fn log_in_first() -> PageError {
 
 /// Text kept as it is (a log, a report): escaped, in a `<pre>`.
 pub fn pre(text: &str) -> Markup {
-    html! { pre class="log" { (text) } }
+    html! { pre class="log" tabindex="0" { (text) } }
 }
 
 /// A status as a badge.
