@@ -13,9 +13,17 @@
 //!
 //! `cargo bench --bench play_load`; `PLAY_LOAD_L3=200 PLAY_LOAD_L5=20`.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
+
+#[path = "../tests/server/harness.rs"]
+#[allow(
+    dead_code,
+    reason = "the benchmark uses a part of what the server's tests share"
+)]
+mod harness;
+#[path = "common/usage.rs"]
+mod usage;
 
 use quads_bots::Strategy;
 use quads_protocol::Go;
@@ -23,25 +31,13 @@ use quads_rules::{Position, Rules};
 use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
+use usage::usage;
 
 fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
     std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-/// The process's CPU so far, in seconds (user and system, from /proc).
-fn cpu_s(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let rest: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or("", |(_, r)| r)
-        .split_whitespace()
-        .collect();
-    let ticks: f64 = rest.get(11).and_then(|t| t.parse().ok()).unwrap_or(0.0)
-        + rest.get(12).and_then(|t| t.parse().ok()).unwrap_or(0.0);
-    ticks / 100.0
 }
 
 /// One answered move: the level's thinking and the time beyond it, in ms.
@@ -118,16 +114,11 @@ fn main() {
     let l3: usize = env_or("PLAY_LOAD_L3", 200);
     let l5: usize = env_or("PLAY_LOAD_L5", 20);
     let data = tempfile::tempdir().unwrap();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_quads"))
-        .args(["serve", "--log", "warn", "--data"])
-        .arg(data.path())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let (mut server, line) = harness::spawn_serve(
+        Command::new(env!("CARGO_BIN_EXE_quads"))
+            .args(["serve", "--log", "warn", "--data"])
+            .arg(data.path()),
+    );
     let base = line
         .trim()
         .rsplit_once(" at ")
@@ -135,7 +126,7 @@ fn main() {
         .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
         .to_owned();
     let pid = server.id();
-    let cpu_before = cpu_s(pid);
+    let cpu_before = usage(pid).1;
     let started = Instant::now();
     let games: Vec<usize> = std::iter::repeat(3)
         .take(l3)
@@ -155,7 +146,7 @@ fn main() {
     let results: Vec<(usize, Vec<Answer>)> =
         threads.into_iter().map(|t| t.join().unwrap()).collect();
     let wall = started.elapsed().as_secs_f64();
-    let cpu = cpu_s(pid) - cpu_before;
+    let cpu = usage(pid).1 - cpu_before;
     let _ = server.kill();
     let _ = server.wait();
     println!(

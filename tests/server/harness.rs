@@ -140,19 +140,25 @@ pub fn start_logged(config: &Path, args: &[&str], log: &Path) -> Server {
     start_with(config, args, std::fs::File::create(log).unwrap().into())
 }
 
-fn start_with(config: &Path, args: &[&str], stderr: Stdio) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quads"))
-        .args(["serve", "--config"])
-        .arg(config)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(stderr)
-        .spawn()
-        .unwrap();
+/// Spawns `serve` (a `quads serve` command, its arguments given) with its stdout piped, and
+/// reads the first line it prints (where it listens).
+pub fn spawn_serve(serve: &mut Command) -> (Child, String) {
+    let mut child = serve.stdout(Stdio::piped()).spawn().unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
+    (child, line)
+}
+
+fn start_with(config: &Path, args: &[&str], stderr: Stdio) -> Server {
+    let (child, line) = spawn_serve(
+        Command::new(env!("CARGO_BIN_EXE_quads"))
+            .args(["serve", "--config"])
+            .arg(config)
+            .args(args)
+            .stderr(stderr),
+    );
     let url = line
         .trim()
         .strip_prefix("quads serve: test-cup at ")

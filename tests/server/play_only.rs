@@ -3,30 +3,24 @@
 //! own (the XDG data folder's by default) and there again after a restart. Everything an
 //! event's server has besides (accounts, uploads, the ladder, the host's calls) is not there.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::json;
 
-use crate::harness::{call, Server};
+use crate::harness::{call, spawn_serve, Server};
 
 /// `quads serve` with `args` and no config, HOME at `home`: the server and the folder its
 /// first line says its games are kept in.
 fn serve(home: &Path, args: &[&str]) -> (Server, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quads"))
-        .arg("serve")
-        .args(args)
-        .args(["--log", "warn"])
-        .env("HOME", home)
-        .env_remove("XDG_DATA_HOME")
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let (child, line) = spawn_serve(
+        Command::new(env!("CARGO_BIN_EXE_quads"))
+            .arg("serve")
+            .args(args)
+            .args(["--log", "warn"])
+            .env("HOME", home)
+            .env_remove("XDG_DATA_HOME"),
+    );
     // "quads serve: the play page (games kept in DIR) at http://127.0.0.1:PORT/play"
     let (said, url) = line
         .trim()

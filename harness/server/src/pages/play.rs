@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use super::play_words::{about, after_links, foot, puzzle_result, refusal, status, title, words};
 use super::reader::{self, Asked, Chosen, View};
-use super::{form, page_in, see_other, with_cookie, Form, PageError, Seen};
+use super::{form, page_in, see_other, Form, PageError, Seen};
 use crate::domain::play::{self, NewPlay, Play, Refusal};
 use crate::domain::{App, DomainError};
 use crate::session::check_csrf;
@@ -46,14 +46,6 @@ fn piece(c: &Catalog, code: &str) -> Markup {
 /// The square names A1 … D4 in the order of the game's board.
 fn square_name(i: usize) -> String {
     format!("{}{}", (b'A' + (i % 4) as u8) as char, i / 4 + 1)
-}
-
-/// `page` in the chosen language, with the choices' cookies when the address made them.
-fn answered(chosen: &Chosen, page: Response) -> Response {
-    chosen
-        .set
-        .iter()
-        .fold(page, |page, cookie| with_cookie(page, cookie))
 }
 
 pub(super) async fn choose(
@@ -96,7 +88,7 @@ pub(super) async fn choose(
         };
         page_in(&app, &seen, c, &c.text("web-play"), body, &[])
     });
-    Ok(answered(&chosen, page))
+    Ok(chosen.answer(page))
 }
 
 #[derive(Deserialize)]
@@ -135,7 +127,7 @@ pub(super) async fn show(
     let chosen = reader::chosen(&headers, &asked, app.0.config.secure_cookies)?;
     let game = play::get(&app, &id).await?;
     let page = game_page(&app, &seen, &chosen, &game, None);
-    Ok(answered(&chosen, page))
+    Ok(chosen.answer(page))
 }
 
 #[derive(Deserialize)]

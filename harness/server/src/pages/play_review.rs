@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use super::play_words::who;
 use super::reader::{self, Asked};
-use super::{form, page_in, see_other, with_cookie, Form, PageError, Seen};
+use super::{form, page_in, see_other, Form, PageError, Seen};
 use crate::domain::play::{self, Play};
 use crate::domain::review::{self, Review};
 use crate::domain::App;
@@ -121,10 +121,7 @@ pub(super) async fn show(
             &[],
         )
     });
-    Ok(chosen
-        .set
-        .iter()
-        .fold(page, |page, cookie| with_cookie(page, cookie)))
+    Ok(chosen.answer(page))
 }
 
 pub(super) async fn games_jsonl(

@@ -10,7 +10,7 @@ use quads_rules::Rules;
 use serde::Deserialize;
 
 use super::reader::{self, Asked};
-use super::{page_in, with_cookie, PageError, Seen};
+use super::{page_in, PageError, Seen};
 use crate::domain::App;
 use crate::ApiError;
 
@@ -66,8 +66,5 @@ pub(super) async fn show(
         };
         page_in(&app, &seen, c, &title, body, &[])
     });
-    Ok(chosen
-        .set
-        .iter()
-        .fold(page, |page, cookie| with_cookie(page, cookie)))
+    Ok(chosen.answer(page))
 }

@@ -7,6 +7,7 @@
 use std::cell::OnceCell;
 
 use axum::http::{header, HeaderMap};
+use axum::response::Response;
 use maud::{html, Markup};
 use quads_i18n::{Catalog, Lang};
 use serde::Deserialize;
@@ -60,6 +61,15 @@ pub struct Chosen {
     pub lang: Lang,
     pub view: View,
     pub set: Vec<String>,
+}
+
+impl Chosen {
+    /// `page`, with the cookies of the choices the address made.
+    pub fn answer(&self, page: Response) -> Response {
+        self.set
+            .iter()
+            .fold(page, |page, cookie| super::with_cookie(page, cookie))
+    }
 }
 
 /// The choices `headers` and the address ask for. A language or a view the address names that
