@@ -338,6 +338,16 @@ fn the_play_pages_language_from_the_address_the_cookie_or_the_browser() {
         text.contains("unknown language `de` (expected one of en, it, pt, es, fr, sl)"),
         "{text}"
     );
+    // A level's moves in words agree with it: in Slovenian a level (stopnja) is feminine.
+    let level = started(&server, json!({ "mode": "level-2", "first": false }));
+    let at = format!("/play/{}", level["id"].as_str().unwrap());
+    let (_, _, text) = page(
+        &server,
+        &format!("{at}?view=text"),
+        &[("Cookie", "quads_lang=sl")],
+    );
+    assert!(text.contains("Stopnja 2 je podala "), "{text}");
+    assert!(!text.contains("je podal "), "{text}");
 }
 
 /// The value of `pos` for the player to move, as a sign: 1 a forced win, 0 a draw, -1 a loss.

@@ -230,24 +230,30 @@ web-left = Figure, ki jih še lahko podaš: { $pieces }.
 web-your-move = Tvoja poteza: polje in figura za podajo, na primer A2 BDRF
 web-claimable = Zadnja figura je dopolnila lik, ki ni bil napovedan: vpiši quarto in zahtevaj zmago.
 web-last = Zadnja poteza: { $turn }
+# A level (stopnja) is feminine: its verbs agree ($who is `level`).
 web-turn-give = { $who ->
     [you] Podal si { $piece }.
+    [level] { $player } je podala { $piece }.
    *[other] { $player } je podal { $piece }.
 }
 web-turn-place = { $who ->
     [you] Postavil si { $placed } na { $square } in podal { $piece }.
+    [level] { $player } je postavila { $placed } na { $square } in podala { $piece }.
    *[other] { $player } je postavil { $placed } na { $square } in podal { $piece }.
 }
 web-turn-end = { $who ->
     [you] Postavil si { $placed } na { $square }.
+    [level] { $player } je postavila { $placed } na { $square }.
    *[other] { $player } je postavil { $placed } na { $square }.
 }
 web-turn-quarto = { $who ->
     [you] Postavil si { $placed } na { $square } in napovedal „Quarto!“.
+    [level] { $player } je postavila { $placed } na { $square } in napovedala „Quarto!“.
    *[other] { $player } je postavil { $placed } na { $square } in napovedal „Quarto!“.
 }
 web-turn-claim = { $who ->
     [you] Zahteval si lik, ki ni bil napovedan: „Quarto!“.
+    [level] { $player } je zahtevala lik, ki ni bil napovedan: „Quarto!“.
    *[other] { $player } je zahteval lik, ki ni bil napovedan: „Quarto!“.
 }
 web-review = Analiza reševalnika

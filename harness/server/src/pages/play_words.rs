@@ -148,7 +148,8 @@ pub(super) fn who(c: &Catalog, game: &Play, seat: &str) -> (&'static str, String
         return ("you", c.text("player-you"));
     }
     match game.mode.strip_prefix("level-") {
-        Some(n) => ("other", c.with("player-level", &[("level", n.into())])),
+        // `level`, not `other`: a level is a feminine noun in Slovenian, and its verbs agree.
+        Some(n) => ("level", c.with("player-level", &[("level", n.into())])),
         None => ("other", c.text("player-solver")),
     }
 }
