@@ -17,6 +17,7 @@ mod matches;
 mod pages;
 mod pipeline;
 mod play;
+mod play_bots;
 mod play_only;
 mod play_web;
 mod slow;

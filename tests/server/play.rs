@@ -12,17 +12,17 @@ use serde_json::{json, Value};
 use crate::harness::*;
 
 /// An anonymous POST: (status, JSON).
-fn post(server: &Server, path: &str, body: Value) -> (u16, Value) {
+pub(crate) fn post(server: &Server, path: &str, body: Value) -> (u16, Value) {
     call(ureq::post(&format!("{}{path}", server.url)), Some(body))
 }
 
-fn started(server: &Server, ask: Value) -> Value {
+pub(crate) fn started(server: &Server, ask: Value) -> Value {
     let (code, body) = post(server, "/api/play", ask.clone());
     assert_eq!(code, 201, "{ask}: {body}");
     body["game"].clone()
 }
 
-fn moved(server: &Server, game: &Value, mv: &str) -> Value {
+pub(crate) fn moved(server: &Server, game: &Value, mv: &str) -> Value {
     let id = game["id"].as_str().unwrap();
     let after = game["moves"].as_array().unwrap().len();
     let (code, body) = post(
@@ -36,7 +36,7 @@ fn moved(server: &Server, game: &Value, mv: &str) -> Value {
 
 /// The game's moves replayed by the rules core from its start: each legal, and the position
 /// the server shows the one they reach.
-fn replayed(game: &Value) -> Position {
+pub(crate) fn replayed(game: &Value) -> Position {
     let rules: Rules = game["rules"].as_str().unwrap().parse().unwrap();
     let mut pos: Position = game["start"].as_str().unwrap().parse().unwrap();
     for m in game["moves"].as_array().unwrap() {

@@ -116,6 +116,18 @@ fn with_no_config_only_the_play_page_on_the_loopback_its_games_kept() {
         Some(json!({ "name": "x" })),
     );
     assert_eq!(code, 404);
+    // No event, no entrants' bots: none offered, and none played.
+    let (code, body) = call(ureq::get(&format!("{}/api/play/bots", server.url)), None);
+    assert_eq!((code, &body["bots"]), (200, &json!([])), "{body}");
+    let (code, body) = call(
+        ureq::post(&format!("{}/api/play", server.url)),
+        Some(json!({ "mode": "bot:x" })),
+    );
+    assert_eq!(code, 400, "{body}");
+    assert_eq!(
+        body["error"],
+        "games against entrants' bots are played in an event: this server has none"
+    );
     // Stopped and started again on the same folder (the default), the game is there.
     drop(server);
     let (server, again) = serve(home.path(), &[]);

@@ -427,3 +427,59 @@ async fn the_text_mode_played_to_the_end_from_the_keyboard_alone() {
         "{logged:?}"
     );
 }
+
+/// Waits until no bot's turn waits on the page (the live script reloads it once answered).
+async fn settled(b: &Browser) {
+    wait_for(b, "body:not(:has(#waiting)) #status").await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_game_against_an_entrants_bot_in_a_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config_with(dir.path(), "workers = 0\n"));
+    crate::play_bots::ready(&server, "alice", &bot_folder(dir.path(), "alice"));
+    let b = browser::open(390, 844).await;
+    go(&b, &format!("{}/play", server.url)).await;
+    accessible(&b, "/play with an entrant's bot offered").await;
+    // The bot begins; each move of the person's, the first free square and piece, is answered.
+    start_game(&b, &server, "bot:alice", "quads", true).await;
+    settled(&b).await;
+    assert_eq!(moves(&b).await.len(), 1);
+    let en = Catalog::new(Lang::En);
+    assert_eq!(
+        text(&b, "h2").await,
+        en.with("web-title-bot", &[("name", "alice".into())])
+    );
+    accessible(&b, "a game against an entrant's bot").await;
+    while b.js("return !!document.querySelector('#play');").await == Value::Bool(true) {
+        let picks = b
+            .js("const s = document.querySelector('input[name=square]'), g = document.querySelector('input[name=give]');\
+                 return [s && s.value, g && g.value];")
+            .await;
+        if let Some(sq) = picks[0].as_str() {
+            click(&b, &format!("input[name=square][value='{sq}']")).await;
+        }
+        if let Some(g) = picks[1].as_str() {
+            click(&b, &format!("input[name=give][value='{g}']")).await;
+        }
+        let before = moves(&b).await.len();
+        press(&b, "#play").await;
+        settled(&b).await;
+        let now = moves(&b).await.len();
+        let over = b.js("return !!document.querySelector('#after');").await == Value::Bool(true);
+        // The person's move and, unless it ended the game, the bot's answer.
+        assert!(
+            now == before + 2 || over && now == before + 1,
+            "{before} -> {now}"
+        );
+    }
+    let said = text(&b, "#status").await;
+    let ends = [
+        en.with("end-win", &[("who", "you".into()), ("player", "".into())]),
+        en.text("web-lose"),
+        en.text("end-draw"),
+    ];
+    assert!(ends.contains(&said), "{said}");
+    accessible(&b, "a game against an entrant's bot, over").await;
+    assert_eq!(errors(&b).await, Vec::<String>::new());
+}

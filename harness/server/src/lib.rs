@@ -105,7 +105,12 @@ pub async fn serve(
     }
     let demo = config.demo_entrants.clone();
     let client_timeout = config.client_timeout;
+    let play_only = config.play_only;
     let app = domain::App::new(config, store, signals, bench, boards);
+    if !play_only {
+        // One bot's turn at a time, for the games people play against entrants' bots.
+        tokio::spawn(domain::bot_turns::run(app.clone()));
+    }
     if let Some(dir) = demo {
         demo::seed(&app, &dir)
             .await

@@ -9,6 +9,7 @@
 //! [`App`] is the state both front ends take: the config, the store, the signals, the bench of
 //! admitted versions and the leaderboards.
 
+pub mod bot_turns;
 pub mod entrants;
 pub mod error;
 pub mod export;

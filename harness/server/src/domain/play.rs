@@ -1,6 +1,7 @@
 //! Games people play on the server (issue 49), each at its own address: against a level (1,
-//! random, to 5, perfect), two players on one device, or the puzzle of the day against the
-//! solver's defence (the same puzzle as `quads puzzle` that day). Every move is checked by the
+//! random, to 5, perfect), two players on one device, the puzzle of the day against the
+//! solver's defence (the same puzzle as `quads puzzle` that day), or, in an event, against an
+//! entrant's active bot, whose turns a worker plays (crate::domain::bot_turns). Every move is checked by the
 //! rules core (quads_record::game) and refused with its reason; the game is kept in the
 //! database after every move, so it comes back after a reload, at its address, to anyone given
 //! it.
@@ -84,8 +85,12 @@ fn new_id() -> Result<(String, u64), DomainError> {
     Ok((id, seed))
 }
 
+/// How long a person's request waits for a bot's answer before the game is shown with the
+/// bot still to move (the page looks again; the API's client asks again).
+const BOT_WAIT: Duration = Duration::from_secs(10);
+
 /// What a game is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// Against level 1 to 5.
     Level(usize),
@@ -93,14 +98,17 @@ pub enum Mode {
     Two,
     /// The puzzle of the day, against the solver.
     Puzzle,
+    /// In an event, against this entrant's active bot.
+    Bot(String),
 }
 
 impl Mode {
-    fn word(self) -> String {
+    fn word(&self) -> String {
         match self {
             Mode::Level(n) => format!("level-{n}"),
             Mode::Two => "two".to_owned(),
             Mode::Puzzle => "puzzle".to_owned(),
+            Mode::Bot(name) => format!("{BOT}{name}"),
         }
     }
 
@@ -117,23 +125,30 @@ impl Mode {
             .strip_prefix("level-")
             .and_then(|n| n.parse::<usize>().ok())
             .filter(|n| (1..=LEVELS.len()).contains(n));
+        if let Some(name) = text.strip_prefix(BOT) {
+            super::entrants::check_name(name)?;
+            return Ok(Mode::Bot(name.to_owned()));
+        }
         match (text, level) {
             (_, Some(n)) => Ok(Mode::Level(n)),
             ("two", _) => Ok(Mode::Two),
             ("puzzle", _) => Ok(Mode::Puzzle),
             _ => Err(DomainError::Invalid(format!(
-                "no game `{text}`: level-1 to level-{}, two or puzzle",
+                "no game `{text}`: level-1 to level-{}, two, puzzle or bot:NAME",
                 LEVELS.len()
             ))),
         }
     }
 }
 
+/// The start of a game's mode against an entrant's bot: `bot:NAME`.
+pub const BOT: &str = "bot:";
+
 /// A game asked for.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewPlay {
-    /// `level-1` … `level-5`, `two` or `puzzle`.
+    /// `level-1` … `level-5`, `two`, `puzzle`, or `bot:NAME` (an entrant's active bot).
     pub mode: String,
     /// The rules spec (default `quads`).
     #[serde(default)]
@@ -149,6 +164,10 @@ pub async fn start(app: &App, new: &NewPlay) -> Result<Play, DomainError> {
     let mode = Mode::parse(&new.mode)?;
     let (id, seed) = new_id()?;
     let mut word = mode.word();
+    let bot = match &mode {
+        Mode::Bot(name) => Some(ready_bot(app, name).await?),
+        _ => None,
+    };
     let (rules, start, person) = match mode {
         Mode::Puzzle => {
             if new.rules.is_some() || new.first.is_some() {
@@ -160,14 +179,14 @@ pub async fn start(app: &App, new: &NewPlay) -> Result<Play, DomainError> {
             word = format!("puzzle {}", puzzle.date);
             (puzzle.rules(), puzzle.position(), seat(puzzle.player()))
         }
-        Mode::Two | Mode::Level(_) => {
+        Mode::Two | Mode::Level(_) | Mode::Bot(_) => {
             let rules: Rules = new
                 .rules
                 .as_deref()
                 .unwrap_or("quads")
                 .parse()
                 .map_err(|e| DomainError::Invalid(format!("rules: {e}")))?;
-            let person = match (mode, new.first) {
+            let person = match (&mode, new.first) {
                 (Mode::Two, None) => "both",
                 (Mode::Two, Some(_)) => {
                     return Err(DomainError::Invalid(
@@ -188,11 +207,71 @@ pub async fn start(app: &App, new: &NewPlay) -> Result<Play, DomainError> {
         person: person.to_owned(),
         moves: Vec::new(),
         seed,
+        bot,
+        forfeit: None,
+        waiting: false,
     };
     let mut game = Game::new(rules, start);
-    answer(app, &row, mode, &mut game).await?;
+    row.waiting = answer(app, &row, &mode, &mut game).await?;
     row.moves = notation(&game);
     app.0.store.add_play(&row).await?;
+    awaited(app, row, game).await
+}
+
+/// The version of entrant `name`'s active bot, if it is ready to play (built and admitted
+/// here, not paused), or a one-line refusal.
+async fn ready_bot(app: &App, name: &str) -> Result<i64, DomainError> {
+    if app.0.config.play_only {
+        return Err(DomainError::Invalid(
+            "games against entrants' bots are played in an event: this server has none".to_owned(),
+        ));
+    }
+    bots(app)
+        .await?
+        .into_iter()
+        .find(|(entrant, _)| entrant == name)
+        .map(|(_, version)| version)
+        .ok_or_else(|| DomainError::NotFound(format!("{name} has no bot ready to play")))
+}
+
+/// The entrants whose active bots can be played now, with their versions, by name.
+pub async fn bots(app: &App) -> Result<Vec<(String, i64)>, DomainError> {
+    if app.0.config.play_only {
+        return Ok(Vec::new());
+    }
+    let mut ready: Vec<(String, i64)> = app
+        .0
+        .store
+        .players()
+        .await?
+        .into_iter()
+        .filter(|a| app.0.bench.get(a.version).is_some())
+        .map(|a| (a.entrant, a.version))
+        .collect();
+    ready.sort();
+    Ok(ready)
+}
+
+/// The game shown once a bot's turn, if one waits, is answered, or [`BOT_WAIT`] is up.
+async fn awaited(app: &App, mut row: PlayRow, mut game: Game) -> Result<Play, DomainError> {
+    if row.waiting {
+        let mut changed = app.0.signals.changed.subscribe();
+        app.0.signals.bump(); // the worker of turns looks
+        let until = tokio::time::Instant::now() + BOT_WAIT;
+        loop {
+            let (now, _, replayed) = load(app, &row.id).await?;
+            (row, game) = (now, replayed);
+            if !row.waiting {
+                break;
+            }
+            if tokio::time::timeout_at(until, changed.changed())
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+    }
     Ok(show(&row, &game))
 }
 
@@ -207,11 +286,11 @@ pub async fn get(app: &App, id: &str) -> Result<Play, DomainError> {
 /// the rules is refused with the rules' reason; one made on a game that has moved on since
 /// (another tab, a request sent twice) is refused as such, and nothing changes.
 pub async fn play(app: &App, id: &str, text: &str, after: usize) -> Result<Play, DomainError> {
-    let (row, mode, mut game) = load(app, id).await?;
+    let (mut row, mode, mut game) = load(app, id).await?;
     if game.moves().len() != after {
         return Err(Refusal::MovedOn.into());
     }
-    if game.outcome().is_some() {
+    if game.outcome().is_some() || row.forfeit.is_some() {
         return Err(Refusal::Over.into());
     }
     if !person_moves(&row, game.to_move()) {
@@ -223,16 +302,16 @@ pub async fn play(app: &App, id: &str, text: &str, after: usize) -> Result<Play,
     })?;
     game.play(mv, 0.0)
         .map_err(|reason| Refusal::Illegal(mv, reason))?;
-    answer(app, &row, mode, &mut game).await?;
+    row.waiting = answer(app, &row, &mode, &mut game).await?;
     if !app
         .0
         .store
-        .extend_play(&row.id, after, &notation(&game))
+        .extend_play(&row.id, after, &notation(&game), row.waiting)
         .await?
     {
         return Err(Refusal::MovedOn.into());
     }
-    Ok(show(&row, &game))
+    awaited(app, row, game).await
 }
 
 /// Plays the person's choice in game `id`: the square (none for the opening give) and the
@@ -277,6 +356,8 @@ pub(super) async fn start_from(
         seed,
         start: start.to_string(),
         moves: Vec::new(),
+        forfeit: None,
+        waiting: false,
         ..row.clone()
     };
     let game = Game::new(row.rules.parse().map_err(DomainError::failed)?, start);
@@ -311,9 +392,19 @@ pub(super) fn replay(row: &PlayRow) -> Result<(Mode, Game), DomainError> {
     Ok((mode, game))
 }
 
-/// The level's or the solver's moves, while it is theirs to move and the game goes on.
-async fn answer(app: &App, row: &PlayRow, mode: Mode, game: &mut Game) -> Result<(), DomainError> {
+/// The level's or the solver's moves, while it is theirs to move and the game goes on: whether
+/// a bot's turn now waits for a worker (a bot's moves are not made here).
+async fn answer(
+    app: &App,
+    row: &PlayRow,
+    mode: &Mode,
+    game: &mut Game,
+) -> Result<bool, DomainError> {
     while game.outcome().is_none() && !person_moves(row, game.to_move()) {
+        if let Mode::Bot(_) = mode {
+            return Ok(true);
+        }
+        let mode = mode.clone();
         let pos = game.position();
         let rules = *game.rules();
         let last = game.last();
@@ -325,7 +416,7 @@ async fn answer(app: &App, row: &PlayRow, mode: Mode, game: &mut Game) -> Result
             let mv = match mode {
                 Mode::Level(n) => Some(level_move(LEVELS[n - 1], &rules, &pos, last, seed)),
                 Mode::Puzzle => Solver::new(&rules, DEFENCE_TABLE_MIB).best_move(&pos, &rules),
-                Mode::Two => None,
+                Mode::Two | Mode::Bot(_) => None,
             };
             (mv, thinking.elapsed())
         })
@@ -335,7 +426,7 @@ async fn answer(app: &App, row: &PlayRow, mode: Mode, game: &mut Game) -> Result
         game.play(mv, took.as_secs_f64() * 1000.0)
             .map_err(|reason| DomainError::failed(format!("the answer {mv}: {reason}")))?;
     }
-    Ok(())
+    Ok(false)
 }
 
 /// A level's move, thought as its bot would think it under `movetime` [`LEVEL_MOVETIME_MS`].

@@ -57,6 +57,12 @@ pub struct Play {
     pub claimable: bool,
     /// Once over: `1-0`, `0-1` or `1/2-1/2`.
     pub result: Option<&'static str>,
+    /// Against an entrant's bot: its entrant's name.
+    pub bot: Option<String>,
+    /// Whether the bot's turn waits for its answer (ask again for the game).
+    pub waiting: bool,
+    /// Why the bot lost by a fault of its own, as the referee words it (`timeout: …`).
+    pub forfeit: Option<String>,
     /// The squares of the winning shape, once won.
     pub winning: Vec<String>,
     /// For the puzzle: its day, and once over whether it was solved.
@@ -94,7 +100,12 @@ pub struct PuzzleOf {
 /// The game as shown.
 pub(super) fn show(row: &PlayRow, game: &Game) -> Play {
     let pos = game.position();
-    let outcome = game.outcome();
+    // A bot that failed lost: the person won.
+    let outcome = match (&row.forfeit, row.person.as_str()) {
+        (Some(_), "second") => Some(Outcome::Win(Player::Second)),
+        (Some(_), _) => Some(Outcome::Win(Player::First)),
+        (None, _) => game.outcome(),
+    };
     let result = outcome.map(|o| match o {
         Outcome::Win(Player::First) => "1-0",
         Outcome::Win(Player::Second) => "0-1",
@@ -125,9 +136,12 @@ pub(super) fn show(row: &PlayRow, game: &Game) -> Play {
         remaining: pos.remaining().iter().map(|p| p.to_string()).collect(),
         last: game.last().map(|m| m.to_string()),
         to_move: outcome.is_none().then(|| seat(game.to_move())),
-        yours: outcome.is_none() && person_moves(row, game.to_move()),
+        yours: outcome.is_none() && !row.waiting && person_moves(row, game.to_move()),
         claimable: game.claimable(),
         result,
+        bot: row.mode.strip_prefix(super::play::BOT).map(str::to_owned),
+        waiting: row.waiting && outcome.is_none(),
+        forfeit: row.forfeit.clone(),
         winning: Square::ALL
             .iter()
             .filter(|sq| winning.0 & sq.bb().0 != 0)

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use quads_analysis::{Blunder, Decided, Oracle, Value};
 use quads_bots::solver::Solver;
 use quads_record::game::Game;
-use quads_record::{BotEntry, EndReason, GameRecord, GameResult, Timing};
+use quads_record::{BotEntry, EndReason, Failure, GameRecord, GameResult, Timing};
 use quads_rules::{Outcome, Player};
 use serde::Serialize;
 
@@ -72,12 +72,13 @@ pub struct Judged {
 }
 
 /// Who sat in `seat` of `row`'s game, as a record names players.
-fn player(row: &PlayRow, mode: Mode, p: Player) -> BotEntry {
+fn player(row: &PlayRow, mode: &Mode, p: Player) -> BotEntry {
     let person = row.person == "both" || row.person == seat(p);
     let name = match (person, mode) {
         (true, Mode::Two) => format!("player-{}", if p == Player::First { 1 } else { 2 }),
         (true, _) => "you".to_owned(),
         (false, Mode::Level(n)) => format!("level-{n}"),
+        (false, Mode::Bot(name)) => name.clone(),
         (false, _) => "solver".to_owned(),
     };
     BotEntry {
@@ -90,19 +91,36 @@ fn player(row: &PlayRow, mode: Mode, p: Player) -> BotEntry {
 }
 
 /// The record of a finished game, as the referee writes one (`games.jsonl`).
-fn record(row: &PlayRow, mode: Mode, game: &Game) -> Result<GameRecord, DomainError> {
-    let (result, reason) = match game.outcome() {
-        Some(Outcome::Win(Player::First)) => (GameResult::FirstWins, EndReason::Normal),
-        Some(Outcome::Win(Player::Second)) => (GameResult::SecondWins, EndReason::Normal),
-        Some(Outcome::Draw) => (GameResult::Draw, EndReason::Draw),
-        None => {
-            return Err(DomainError::Conflict(
-                "the game is not over yet: its record and review come at its end".to_owned(),
-            ))
+fn record(row: &PlayRow, mode: &Mode, game: &Game) -> Result<GameRecord, DomainError> {
+    // A bot that failed lost the game by its fault, kept as `reason: detail`.
+    let failure = match &row.forfeit {
+        Some(text) => {
+            let (word, detail) = text.split_once(": ").unwrap_or((text, ""));
+            let seat = game.to_move();
+            Some(Failure {
+                seat,
+                reason: word.parse().map_err(DomainError::failed)?,
+                detail: detail.to_owned(),
+            })
         }
+        None => None,
+    };
+    let (result, reason) = match (&failure, game.outcome()) {
+        (Some(f), _) => (GameResult::loss_of(f.seat), EndReason::Forfeit(f.reason)),
+        (None, outcome) => match outcome {
+            Some(Outcome::Win(Player::First)) => (GameResult::FirstWins, EndReason::Normal),
+            Some(Outcome::Win(Player::Second)) => (GameResult::SecondWins, EndReason::Normal),
+            Some(Outcome::Draw) => (GameResult::Draw, EndReason::Draw),
+            None => {
+                return Err(DomainError::Conflict(
+                    "the game is not over yet: its record and review come at its end".to_owned(),
+                ))
+            }
+        },
     };
     let time_control = match mode {
         Mode::Level(_) => format!("movetime {LEVEL_MOVETIME_MS}"),
+        Mode::Bot(_) => "bot's turns under the event's limit per move".to_owned(),
         Mode::Two | Mode::Puzzle => "none".to_owned(),
     };
     Ok(GameRecord {
@@ -121,7 +139,7 @@ fn record(row: &PlayRow, mode: Mode, game: &Game) -> Result<GameRecord, DomainEr
         end: game.position().to_string(),
         result,
         reason,
-        failures: Vec::new(),
+        failures: failure.into_iter().collect(),
         timing: Timing {
             moves_ms: vec![0.0; game.moves().len()],
             ..Timing::default()
@@ -132,7 +150,7 @@ fn record(row: &PlayRow, mode: Mode, game: &Game) -> Result<GameRecord, DomainEr
 /// The finished game `id` as one line of games.jsonl (with its newline).
 pub async fn games_jsonl(app: &App, id: &str) -> Result<String, DomainError> {
     let (row, mode, game) = play::load(app, id).await?;
-    Ok(record(&row, mode, &game)?.to_json() + "\n")
+    Ok(record(&row, &mode, &game)?.to_json() + "\n")
 }
 
 /// Every finished game on the play page, the oldest first, as games.jsonl (the host's export).
@@ -141,13 +159,13 @@ pub async fn all_games_jsonl(app: &App) -> Result<String, DomainError> {
     let mut number = 0;
     for row in app.0.store.plays().await? {
         let (mode, game) = play::replay(&row)?;
-        if game.outcome().is_none() {
+        if game.outcome().is_none() && row.forfeit.is_none() {
             continue;
         }
         number += 1;
         let record = GameRecord {
             game: number,
-            ..record(&row, mode, &game)?
+            ..record(&row, &mode, &game)?
         };
         text += &(record.to_json() + "\n");
     }
@@ -161,7 +179,7 @@ pub async fn review(app: &App, id: &str) -> Result<Arc<Review>, DomainError> {
     if let Some((_, r)) = reviews.kept.lock().expect("the reviews' lock").get(id) {
         return Ok(r.clone());
     }
-    let record = record(&row, mode, &game)?;
+    let record = record(&row, &mode, &game)?;
     let person: Vec<bool> = {
         let mut before = game.start();
         game.moves()

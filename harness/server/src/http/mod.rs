@@ -65,6 +65,7 @@ use crate::ApiError;
 pub(crate) fn play_api(router: Router<App>) -> Router<App> {
     router
         .route("/api/play", post(play::start))
+        .route("/api/play/bots", get(play::bots))
         .route("/api/play/{id}", get(play::show))
         .route("/api/play/{id}/moves", post(play::play))
         .route("/api/play/{id}/review", get(play::review))

@@ -10,7 +10,7 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{body, host_reader, App, Body, UrlPath};
+use super::{body, host_reader, App, Body, UrlPath, Waiter};
 use crate::domain::play::{self, NewPlay};
 use crate::domain::review;
 use crate::ApiError;
@@ -21,12 +21,54 @@ pub(super) async fn start(State(app): State<App>, b: Body<NewPlay>) -> Result<Re
     Ok((StatusCode::CREATED, Json(json!({ "game": game }))).into_response())
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Bots {
+    /// With `wait`: until this entrant's bot can be played.
+    name: Option<String>,
+    wait: Option<u64>,
+}
+
+/// `GET /api/play/bots`: the entrants whose active bots can be played now (`bot:NAME`).
+pub(super) async fn bots(
+    State(app): State<App>,
+    query: Result<axum::extract::Query<Bots>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let query = query.map_err(|e| ApiError::bad(e.body_text()))?;
+    let mut waiter = Waiter::new(&app, query.wait);
+    loop {
+        let names: Vec<String> = play::bots(&app)
+            .await?
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        let found = query.name.as_ref().map_or(true, |n| names.contains(n));
+        if found || !waiter.again().await {
+            return Ok(Json(json!({ "bots": names })).into_response());
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Show {
+    /// While a bot's turn waits: wait up to this many seconds for its answer.
+    wait: Option<u64>,
+}
+
 pub(super) async fn show(
     State(app): State<App>,
     UrlPath(id): UrlPath<String>,
+    query: Result<axum::extract::Query<Show>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let game = play::get(&app, &id).await?;
-    Ok(Json(json!({ "game": game })).into_response())
+    let query = query.map_err(|e| ApiError::bad(e.body_text()))?;
+    let mut waiter = Waiter::new(&app, query.wait);
+    loop {
+        let game = play::get(&app, &id).await?;
+        if !game.waiting || !waiter.again().await {
+            return Ok(Json(json!({ "game": game })).into_response());
+        }
+    }
 }
 
 #[derive(Deserialize)]

@@ -43,7 +43,12 @@ pub(super) async fn version(
             .ok_or_else(no_version)?;
         let pending = match &query.from {
             Some(from) => v.status == *from,
-            None => matches!(v.status.as_str(), "queued" | "checking"),
+            // An admitted version is told once it is also active (a test match or a game
+            // asked for the moment after plays it, not the one before).
+            None => {
+                matches!(v.status.as_str(), "queued" | "checking")
+                    || v.status == "admitted" && !v.reached
+            }
         };
         if !pending || !waiter.again().await {
             return Ok(Json(v).into_response());

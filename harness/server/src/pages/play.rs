@@ -11,6 +11,7 @@ use maud::{html, Markup};
 use quads_i18n::Catalog;
 use serde::Deserialize;
 
+use super::assets::LIVE_SCRIPT;
 use super::play_words::{about, after_links, foot, puzzle_result, refusal, status, title, words};
 use super::reader::{self, Asked, Chosen, View};
 use super::{form, page_in, see_other, Form, PageError, Seen};
@@ -55,6 +56,7 @@ pub(super) async fn choose(
 ) -> Result<Response, PageError> {
     let seen = Seen::of(&app, &headers).await?;
     let chosen = reader::chosen(&headers, &asked, app.0.config.secure_cookies)?;
+    let bots = play::bots(&app).await?;
     let page = reader::with(chosen.lang, |c| {
         let body = html! {
             p { (c.text("web-intro")) }
@@ -71,6 +73,13 @@ pub(super) async fn choose(
                         }
                         option value="two" { (c.text("web-two")) }
                         option value="puzzle" { (c.text("web-puzzle")) }
+                        @if !bots.is_empty() {
+                            optgroup label=(c.text("web-bots")) {
+                                @for (name, _) in &bots {
+                                    option value={ (play::BOT) (name) } { (c.with("web-against-bot", &[("name", name.as_str().into())])) }
+                                }
+                            }
+                        }
                     }
                 }
                 label { (c.text("web-rules")) " "
@@ -106,7 +115,8 @@ pub(super) async fn start(
 ) -> Result<Response, PageError> {
     let f = form(f)?;
     check_csrf(&headers, f.csrf.as_deref())?;
-    let level = f.mode.starts_with("level-");
+    // Against a level or a bot, the person may let it begin.
+    let level = f.mode.starts_with("level-") || f.mode.starts_with(play::BOT);
     let new = NewPlay {
         // The puzzle sets its own rules and seat; two people both play.
         rules: f.rules.filter(|_| f.mode != "puzzle"),
@@ -186,8 +196,22 @@ fn game_page(
             View::Board => game_body(c, seen, game, refused),
             View::Text => super::play_text::body(c, seen, game, refused),
         };
-        page_in(app, seen, c, &title(c, game), body, &[])
+        // While a bot's turn waits, the page looks again by itself once it is answered.
+        let scripts: &[&str] = if game.waiting { &[LIVE_SCRIPT] } else { &[] };
+        page_in(app, seen, c, &title(c, game), body, scripts)
     })
+}
+
+/// While a bot's turn waits: a long poll the live script follows (the page reloads once the
+/// bot has answered), and a link for a reader with no script.
+pub(super) fn waiting(c: &Catalog, game: &Play) -> Markup {
+    html! {
+        @if game.waiting {
+            p id="waiting" data-live={ "/api/play/" (game.id) "?wait=20" } data-live-key="game.waiting" data-live-now="true" {
+                a href={ "/play/" (game.id) } { (c.text("web-look-again")) }
+            }
+        }
+    }
 }
 
 fn game_body(c: &Catalog, seen: &Seen, game: &Play, refused: Option<&Refusal>) -> Markup {
@@ -204,6 +228,7 @@ fn game_body(c: &Catalog, seen: &Seen, game: &Play, refused: Option<&Refusal>) -
         (about(c, game))
         @if let Some(why) = refused { p class="error" id="refused" role="alert" { (refusal(c, why)) } }
         p id="status" role="status" { (status(c, game)) }
+        (waiting(c, game))
         (puzzle_result(c, game))
         (after_links(c, game))
         form id="move" method="post" action={ "/play/" (game.id) } {

@@ -55,6 +55,18 @@ pub(super) fn seat_name(c: &Catalog, seat: &str) -> String {
 
 /// What the game says now, in words.
 pub(super) fn status(c: &Catalog, game: &Play) -> String {
+    if let Some(name) = &game.bot {
+        let name: Arg = name.as_str().into();
+        if let Some(why) = &game.forfeit {
+            return c.with(
+                "web-bot-forfeit",
+                &[("name", name), ("why", why.as_str().into())],
+            );
+        }
+        if game.waiting {
+            return c.with("web-bot-thinking", &[("name", name)]);
+        }
+    }
     if let Some(result) = game.result {
         let won = match result {
             "1-0" => "first",
@@ -94,6 +106,9 @@ pub(super) fn status(c: &Catalog, game: &Play) -> String {
 
 /// The game's title: against which level, two players, or the puzzle of which day.
 pub(super) fn title(c: &Catalog, game: &Play) -> String {
+    if let Some(name) = &game.bot {
+        return c.with("web-title-bot", &[("name", name.as_str().into())]);
+    }
     match (&game.puzzle, game.mode.strip_prefix("level-")) {
         (Some(p), _) => c.with("web-title-puzzle", &[("date", p.date.as_str().into())]),
         (None, Some(n)) => c.with("web-title-level", &[("level", n.into())]),
@@ -146,6 +161,9 @@ pub(super) fn who(c: &Catalog, game: &Play, seat: &str) -> (&'static str, String
     }
     if game.person == seat {
         return ("you", c.text("player-you"));
+    }
+    if let Some(name) = &game.bot {
+        return ("other", name.clone());
     }
     match game.mode.strip_prefix("level-") {
         // `level`, not `other`: a level is a feminine noun in Slovenian, and its verbs agree.

@@ -366,7 +366,7 @@ impl Store {
 }
 
 /// `$from, $from+1, …`: `n` parameters for an `IN` list.
-fn params(from: usize, n: usize) -> String {
+pub(super) fn params(from: usize, n: usize) -> String {
     (from..from + n)
         .map(|i| format!("${i}"))
         .collect::<Vec<_>>()

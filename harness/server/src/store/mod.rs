@@ -59,6 +59,12 @@ pub struct Version {
     pub reason: String,
     /// Why the ladder stopped playing it, if it did.
     pub paused: Option<String>,
+    /// Whether it is its entrant's active version (the one the ladder and the play page play).
+    pub active: bool,
+    /// Whether its entrant's active version is this one or a later one (an admitted version
+    /// is made active just after its verdict is written).
+    #[serde(skip)]
+    pub reached: bool,
 }
 
 /// An entrant's active version, on the ladder.
@@ -393,9 +399,9 @@ impl Store {
 
     /// The entrant's versions, oldest first.
     pub async fn versions(&self, entrant: i64) -> Result<Vec<Version>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT number, digest, files, bytes, status, reason, paused FROM versions WHERE entrant_id = $1 ORDER BY number",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT {VERSION_COLUMNS} FROM versions WHERE entrant_id = $1 ORDER BY number"
+        ))
         .bind(entrant)
         .fetch_all(&self.pool)
         .await
@@ -405,9 +411,9 @@ impl Store {
 
     /// One of the entrant's versions.
     pub async fn version(&self, entrant: i64, number: i64) -> Result<Option<Version>, StoreError> {
-        let row = sqlx::query(
-            "SELECT number, digest, files, bytes, status, reason, paused FROM versions WHERE entrant_id = $1 AND number = $2",
-        )
+        let row = sqlx::query(&format!(
+            "SELECT {VERSION_COLUMNS} FROM versions WHERE entrant_id = $1 AND number = $2"
+        ))
         .bind(entrant)
         .bind(number)
         .fetch_optional(&self.pool)
@@ -416,6 +422,15 @@ impl Store {
         Ok(row.as_ref().map(version_of))
     }
 }
+
+/// A version's columns, in [`version_of`]'s order (whether it is active, and whether the
+/// active one is this or a later one, as numbers: the two backends' booleans differ under the
+/// Any driver).
+const VERSION_COLUMNS: &str = "number, digest, files, bytes, status, reason, paused, \
+     CAST(CASE WHEN id = (SELECT active FROM entrants WHERE entrants.id = versions.entrant_id) \
+     THEN 1 ELSE 0 END AS BIGINT), \
+     CAST(CASE WHEN number <= (SELECT a.number FROM entrants e JOIN versions a ON a.id = e.active \
+     WHERE e.id = versions.entrant_id) THEN 1 ELSE 0 END AS BIGINT)";
 
 fn version_of(r: &AnyRow) -> Version {
     let paused: Option<String> = r.get(6);
@@ -433,5 +448,7 @@ fn version_of(r: &AnyRow) -> Version {
         },
         reason: r.get(5),
         paused,
+        active: r.get::<i64, _>(7) == 1,
+        reached: r.get::<i64, _>(8) == 1,
     }
 }
