@@ -18,6 +18,7 @@ mod pages;
 mod pipeline;
 mod play;
 mod play_bots;
+mod play_clock;
 mod play_only;
 mod play_web;
 mod slow;

@@ -83,6 +83,7 @@ async fn play_out(b: &Browser, what: &str) -> String {
         }
         let before = moves(b).await.len();
         press(b, "#play").await;
+        settled(b).await;
         assert!(moves(b).await.len() > before, "{what}: nothing was played");
         if !reloaded && before >= 2 {
             // Reloaded, the game is as it was.
@@ -95,6 +96,15 @@ async fn play_out(b: &Browser, what: &str) -> String {
         }
     }
     text(b, "#status").await
+}
+
+/// What the status says at a game's end, for the person: a win, a loss or a draw.
+fn game_ends(c: &Catalog) -> [String; 3] {
+    [
+        c.with("end-win", &[("who", "you".into()), ("player", "".into())]),
+        c.text("web-lose"),
+        c.text("end-draw"),
+    ]
 }
 
 fn screenshot(width: u32, height: u32) -> PathBuf {
@@ -126,11 +136,7 @@ async fn the_play_page_in_a_real_browser_at_three_sizes() {
             }
             let said = play_out(&b, &what).await;
             let en = Catalog::new(Lang::En);
-            let ends = [
-                en.with("end-win", &[("who", "you".into()), ("player", "".into())]),
-                en.text("web-lose"),
-                en.text("end-draw"),
-            ];
+            let ends = game_ends(&en);
             assert!(ends.contains(&said), "{what}: {said}");
             fits(&b, &what).await;
         }
@@ -359,11 +365,7 @@ async fn the_text_mode_played_to_the_end_from_the_keyboard_alone() {
         assert!(typed_moves <= 8, "more moves than a person has");
     }
     let said = text(&b, "#status").await;
-    let ends = [
-        en.with("end-win", &[("who", "you".into()), ("player", "".into())]),
-        en.text("web-lose"),
-        en.text("end-draw"),
-    ];
+    let ends = game_ends(&en);
     assert!(ends.contains(&said), "{said}");
     // Every move said in words, the last one also above; the board read has a piece for each
     // placement (every move but the opening give).
@@ -441,7 +443,7 @@ async fn a_game_against_an_entrants_bot_in_a_browser() {
     let b = browser::open(390, 844).await;
     go(&b, &format!("{}/play", server.url)).await;
     accessible(&b, "/play with an entrant's bot offered").await;
-    // The bot begins; each move of the person's, the first free square and piece, is answered.
+    // The bot begins.
     start_game(&b, &server, "bot:alice", "quads", true).await;
     settled(&b).await;
     assert_eq!(moves(&b).await.len(), 1);
@@ -451,35 +453,55 @@ async fn a_game_against_an_entrants_bot_in_a_browser() {
         en.with("web-title-bot", &[("name", "alice".into())])
     );
     accessible(&b, "a game against an entrant's bot").await;
-    while b.js("return !!document.querySelector('#play');").await == Value::Bool(true) {
-        let picks = b
-            .js("const s = document.querySelector('input[name=square]'), g = document.querySelector('input[name=give]');\
-                 return [s && s.value, g && g.value];")
-            .await;
-        if let Some(sq) = picks[0].as_str() {
-            click(&b, &format!("input[name=square][value='{sq}']")).await;
-        }
-        if let Some(g) = picks[1].as_str() {
-            click(&b, &format!("input[name=give][value='{g}']")).await;
-        }
-        let before = moves(&b).await.len();
-        press(&b, "#play").await;
-        settled(&b).await;
-        let now = moves(&b).await.len();
-        let over = b.js("return !!document.querySelector('#after');").await == Value::Bool(true);
-        // The person's move and, unless it ended the game, the bot's answer.
-        assert!(
-            now == before + 2 || over && now == before + 1,
-            "{before} -> {now}"
-        );
-    }
-    let said = text(&b, "#status").await;
-    let ends = [
-        en.with("end-win", &[("who", "you".into()), ("player", "".into())]),
-        en.text("web-lose"),
-        en.text("end-draw"),
-    ];
+    // Each move of the person's, the first free square and piece, answered by the bot (a
+    // reload along the way finds the game as it was).
+    let said = play_out(&b, "against alice's bot").await;
+    let ends = game_ends(&en);
     assert!(ends.contains(&said), "{said}");
     accessible(&b, "a game against an entrant's bot, over").await;
+    assert_eq!(errors(&b).await, Vec::<String>::new());
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_game_with_a_clock_in_a_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&write_config(dir.path()));
+    let b = browser::open(320, 640).await;
+    go(&b, &format!("{}/play", server.url)).await;
+    b.js("document.querySelector('select[name=mode]').value = 'two';\
+          document.querySelector('select[name=clock]').value = '1m';")
+        .await;
+    click(&b, "#new-game button[type=submit]").await;
+    wait_for(&b, "#status").await;
+    let en = Catalog::new(Lang::En);
+    let player = |n: &str| en.text(if n == "1" { "player-one" } else { "player-two" });
+    // Player 1's clock runs (counted down by the page's script from 1:00), player 2's waits.
+    let running = text(&b, ".clock[data-running]").await;
+    assert!(
+        running == format!("{}: 1:00", player("1"))
+            || running.starts_with(&format!("{}: 0:5", player("1"))),
+        "{running}"
+    );
+    fits(&b, "a game with a clock").await;
+    accessible(&b, "a game with a clock").await;
+    fill(&b, "input[name=typed]", "BDRF").await;
+    press(&b, "#play").await;
+    let running = text(&b, ".clock[data-running]").await;
+    assert!(
+        running.starts_with(&format!("{}: ", player("2"))),
+        "{running}"
+    );
+    // Player 1 was charged its move and given nothing (no increment): under a minute now.
+    let waiting = wait_for(&b, ".clock:not([data-running])").await;
+    let ms: u64 = waiting
+        .attr("data-ms")
+        .await
+        .unwrap()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(ms < 60_000, "{ms}");
+    let shown = waiting.text().await.unwrap();
+    assert!(shown.starts_with(&format!("{}: ", player("1"))), "{shown}");
     assert_eq!(errors(&b).await, Vec::<String>::new());
 }

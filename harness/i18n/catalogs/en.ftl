@@ -190,6 +190,13 @@ web-bots = Entrants' bots
 web-bot-thinking = { $name }'s bot is thinking; the page shows its move once it is made.
 web-look-again = look again
 web-bot-forfeit = { $name }'s bot lost by a fault of its own ({ $why }): you win.
+web-clock = clock
+web-no-clock = no clock
+web-clock-of = { $player }: { $time }
+web-flagged = { $who ->
+    [you] Your time ran out: you lose.
+   *[other] { $player } ran out of time and loses.
+}
 web-title-two = Two players
 web-title-puzzle = The puzzle of { $date }
 web-rules-now = Rules: { $rules }.

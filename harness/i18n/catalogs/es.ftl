@@ -190,6 +190,13 @@ web-bots = Bots de los participantes
 web-bot-thinking = El bot de { $name } está pensando; la página mostrará su jugada en cuanto la haga.
 web-look-again = volver a mirar
 web-bot-forfeit = El bot de { $name } perdió por una falta propia ({ $why }): ganas tú.
+web-clock = reloj
+web-no-clock = sin reloj
+web-clock-of = { $player }: { $time }
+web-flagged = { $who ->
+    [you] Se te acabó el tiempo: pierdes.
+   *[other] A { $player } se le acabó el tiempo: pierde.
+}
 web-title-two = Dos jugadores
 web-title-puzzle = El reto del { $date }
 web-rules-now = Reglas: { $rules }.

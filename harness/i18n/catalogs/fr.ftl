@@ -187,9 +187,16 @@ web-title-level = Contre le niveau { $level }
 web-title-bot = Contre le bot de { $name }
 web-against-bot = contre le bot de { $name }
 web-bots = Les bots des participants
-web-bot-thinking = Le bot de { $name } réfléchit ; la page montrera son coup dès qu’il sera joué.
+web-bot-thinking = Le bot de { $name } réfléchit ; la page montrera son coup dès qu'il sera joué.
 web-look-again = regarder à nouveau
-web-bot-forfeit = Le bot de { $name } a perdu par sa propre faute ({ $why }) : tu gagnes.
+web-bot-forfeit = Le bot de { $name } a perdu par sa propre faute ({ $why }) : tu gagnes.
+web-clock = pendule
+web-no-clock = sans pendule
+web-clock-of = { $player } : { $time }
+web-flagged = { $who ->
+    [you] Ton temps est écoulé : tu perds.
+   *[other] Le temps de { $player } est écoulé : { $player } perd.
+}
 web-title-two = Deux joueurs
 web-title-puzzle = Le casse-tête du { $date }
 web-rules-now = Règles : { $rules }.

@@ -190,6 +190,13 @@ web-bots = I bot dei partecipanti
 web-bot-thinking = Il bot di { $name } sta pensando; la pagina mostrerà la sua mossa appena l’avrà fatta.
 web-look-again = guarda di nuovo
 web-bot-forfeit = Il bot di { $name } ha perso per un errore suo ({ $why }): hai vinto.
+web-clock = orologio
+web-no-clock = senza orologio
+web-clock-of = { $player }: { $time }
+web-flagged = { $who ->
+    [you] Il tuo tempo è scaduto: hai perso.
+   *[other] Il tempo di { $player } è scaduto: { $player } perde.
+}
 web-title-two = Due giocatori
 web-title-puzzle = Il rompicapo del { $date }
 web-rules-now = Regole: { $rules }.

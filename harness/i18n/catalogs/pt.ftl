@@ -190,6 +190,13 @@ web-bots = Bots dos participantes
 web-bot-thinking = O bot de { $name } está pensando; a página mostrará a jogada dele assim que ela for feita.
 web-look-again = olhar de novo
 web-bot-forfeit = O bot de { $name } perdeu por uma falha própria ({ $why }): você venceu.
+web-clock = relógio
+web-no-clock = sem relógio
+web-clock-of = { $player }: { $time }
+web-flagged = { $who ->
+    [you] Seu tempo acabou: você perdeu.
+   *[other] O tempo de { $player } acabou: { $player } perdeu.
+}
 web-title-two = Dois jogadores
 web-title-puzzle = O desafio de { $date }
 web-rules-now = Regras: { $rules }.

@@ -208,6 +208,13 @@ web-bots = Boti udeležencev
 web-bot-thinking = Bot udeleženca { $name } razmišlja; stran bo pokazala njegovo potezo, ko jo bo naredil.
 web-look-again = poglej znova
 web-bot-forfeit = Bot udeleženca { $name } je izgubil zaradi lastne napake ({ $why }): zmagal si.
+web-clock = ura
+web-no-clock = brez ure
+web-clock-of = { $player }: { $time }
+web-flagged = { $who ->
+    [you] Zmanjkalo ti je časa: izgubil si.
+   *[other] Čas je potekel: { $player } izgubi.
+}
 web-title-two = Dva igralca
 web-title-puzzle = Uganka dne { $date }
 web-rules-now = Pravila: { $rules }.

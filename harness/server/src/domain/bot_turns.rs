@@ -16,10 +16,12 @@ use std::time::Duration;
 
 use quads_protocol::NewGame;
 use quads_record::game::Game;
-use quads_referee::{Bot, BotSpec, Clocks, Fault, Settings};
-use quads_rules::{ByPlayer, Move, Player, Position, Rules};
+use quads_referee::{Bot, BotSpec, Fault, Settings};
+use quads_rules::{Move, Player, Position, Rules};
 
-use super::play::{bots, notation, replay, BOT};
+use super::play::{notation, replay};
+use super::play_bots::{bots, BOT};
+use super::play_clock;
 use super::{App, DomainError};
 use crate::store::PlayRow;
 
@@ -91,6 +93,7 @@ async fn turn_once(app: &App) -> Result<bool, DomainError> {
             TURN_WORKER,
             after,
             &notation(&game),
+            &game.moves().iter().map(|m| m.took_ms).collect::<Vec<_>>(),
             forfeit.as_deref(),
         )
         .await?;
@@ -109,7 +112,10 @@ async fn think(
     row: &PlayRow,
     game: &Game,
 ) -> Result<Result<(Move, f64), Fault>, DomainError> {
-    let time = quads_referee::time_control(Some(movetime), None).map_err(DomainError::failed)?;
+    // The event's limit per move, and the game's clock if it has one (as `quads match
+    // --movetime --clock` would give both).
+    let time = quads_referee::time_control(Some(movetime), row.clock.as_deref())
+        .map_err(DomainError::failed)?;
     let rules: Rules = *game.rules();
     let pos: Position = game.position();
     let seat: Player = pos.to_move();
@@ -118,17 +124,23 @@ async fn think(
         time,
         ..Settings::default()
     };
-    let clocks = Clocks::new(ByPlayer {
-        first: time,
-        second: time,
-    });
+    let shown = play_clock::read(row, game, false, crate::store::now_ms());
+    let left = |p: Player| {
+        shown.as_ref().map(|c| match p {
+            Player::First => c.first_ms,
+            Player::Second => c.second_ms,
+        })
+    };
     let go = quads_protocol::Go {
         position: pos,
         remaining: pos.remaining(),
         last: game.last(),
-        time: clocks.left(seat),
-        optime: clocks.left(seat.other()),
-        movetime: clocks.limit(seat),
+        time: left(seat),
+        optime: left(seat.other()),
+        movetime: time
+            .movetime
+            .unwrap_or(u64::MAX)
+            .min(left(seat).unwrap_or(u64::MAX)),
     };
     let new = NewGame {
         rules,

@@ -27,9 +27,12 @@ use serde::Deserialize;
 use tokio::sync::Semaphore;
 
 use super::{App, DomainError};
-use crate::store::PlayRow;
+use crate::store::{now_ms, PlayRow};
 
-use super::play_shown::show;
+use super::play_bots::ready_bot;
+pub use super::play_bots::{bots, BOT};
+use super::play_clock;
+use super::play_shown::{end, show};
 pub(super) use super::play_shown::{notation, person_moves, seat};
 pub use super::play_shown::{Play, Turn};
 pub use super::refusal::Refusal;
@@ -72,6 +75,11 @@ pub(super) async fn thinking_turn(
         .acquire()
         .await
         .map_err(DomainError::failed)
+}
+
+/// What each of the game's moves was charged, in milliseconds.
+fn spent(game: &Game) -> Vec<f64> {
+    game.moves().iter().map(|m| m.took_ms).collect()
 }
 
 /// A new game's id (its address) and the seed of its levels' moves, from it.
@@ -141,9 +149,6 @@ impl Mode {
     }
 }
 
-/// The start of a game's mode against an entrant's bot: `bot:NAME`.
-pub const BOT: &str = "bot:";
-
 /// A game asked for.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -157,11 +162,17 @@ pub struct NewPlay {
     /// true).
     #[serde(default)]
     pub first: Option<bool>,
+    /// A clock for each side (`5m+2s`: its time, and what each move adds); none by default.
+    #[serde(default)]
+    pub clock: Option<String>,
 }
 
 /// Starts a game; a level that moves first has moved when it is answered.
 pub async fn start(app: &App, new: &NewPlay) -> Result<Play, DomainError> {
     let mode = Mode::parse(&new.mode)?;
+    if let Some(spec) = &new.clock {
+        play_clock::control(spec)?;
+    }
     let (id, seed) = new_id()?;
     let mut word = mode.word();
     let bot = match &mode {
@@ -170,9 +181,10 @@ pub async fn start(app: &App, new: &NewPlay) -> Result<Play, DomainError> {
     };
     let (rules, start, person) = match mode {
         Mode::Puzzle => {
-            if new.rules.is_some() || new.first.is_some() {
+            if new.rules.is_some() || new.first.is_some() || new.clock.is_some() {
                 return Err(DomainError::Invalid(
-                    "the puzzle of the day sets its own rules and seat".to_owned(),
+                    "the puzzle of the day sets its own rules and seat, and has no clock"
+                        .to_owned(),
                 ));
             }
             let puzzle = puzzle_of_day(app).await?;
@@ -210,50 +222,27 @@ pub async fn start(app: &App, new: &NewPlay) -> Result<Play, DomainError> {
         bot,
         forfeit: None,
         waiting: false,
+        clock: new.clock.clone(),
+        spent: Vec::new(),
+        since: now_ms(),
     };
     let mut game = Game::new(rules, start);
     row.waiting = answer(app, &row, &mode, &mut game).await?;
     row.moves = notation(&game);
+    row.spent = spent(&game);
+    row.since = now_ms();
     app.0.store.add_play(&row).await?;
-    awaited(app, row, game).await
+    awaited(app, row, game, 0).await
 }
 
-/// The version of entrant `name`'s active bot, if it is ready to play (built and admitted
-/// here, not paused), or a one-line refusal.
-async fn ready_bot(app: &App, name: &str) -> Result<i64, DomainError> {
-    if app.0.config.play_only {
-        return Err(DomainError::Invalid(
-            "games against entrants' bots are played in an event: this server has none".to_owned(),
-        ));
-    }
-    bots(app)
-        .await?
-        .into_iter()
-        .find(|(entrant, _)| entrant == name)
-        .map(|(_, version)| version)
-        .ok_or_else(|| DomainError::NotFound(format!("{name} has no bot ready to play")))
-}
-
-/// The entrants whose active bots can be played now, with their versions, by name.
-pub async fn bots(app: &App) -> Result<Vec<(String, i64)>, DomainError> {
-    if app.0.config.play_only {
-        return Ok(Vec::new());
-    }
-    let mut ready: Vec<(String, i64)> = app
-        .0
-        .store
-        .players()
-        .await?
-        .into_iter()
-        .filter(|a| app.0.bench.get(a.version).is_some())
-        .map(|a| (a.entrant, a.version))
-        .collect();
-    ready.sort();
-    Ok(ready)
-}
-
-/// The game shown once a bot's turn, if one waits, is answered, or [`BOT_WAIT`] is up.
-async fn awaited(app: &App, mut row: PlayRow, mut game: Game) -> Result<Play, DomainError> {
+/// The game shown once a bot's turn, if one waits, is answered, or [`BOT_WAIT`] is up; the
+/// answers' thinking counted from move `answers` on (those made in this call).
+async fn awaited(
+    app: &App,
+    mut row: PlayRow,
+    mut game: Game,
+    answers: usize,
+) -> Result<Play, DomainError> {
     if row.waiting {
         let mut changed = app.0.signals.changed.subscribe();
         app.0.signals.bump(); // the worker of turns looks
@@ -272,13 +261,14 @@ async fn awaited(app: &App, mut row: PlayRow, mut game: Game) -> Result<Play, Do
             }
         }
     }
-    Ok(show(&row, &game))
+    Ok(show(&row, &game, answers))
 }
 
 /// The game at `id`.
 pub async fn get(app: &App, id: &str) -> Result<Play, DomainError> {
     let (row, _, game) = load(app, id).await?;
-    Ok(show(&row, &game))
+    let made = game.moves().len();
+    Ok(show(&row, &game, made))
 }
 
 /// Plays the person's move `text` in game `id`, made after its first `after` moves (what the
@@ -290,7 +280,9 @@ pub async fn play(app: &App, id: &str, text: &str, after: usize) -> Result<Play,
     if game.moves().len() != after {
         return Err(Refusal::MovedOn.into());
     }
-    if game.outcome().is_some() || row.forfeit.is_some() {
+    let arrived = now_ms();
+    let clock = play_clock::read(&row, &game, false, arrived);
+    if end(&row, &game, clock.as_ref()).is_some() {
         return Err(Refusal::Over.into());
     }
     if !person_moves(&row, game.to_move()) {
@@ -300,18 +292,23 @@ pub async fn play(app: &App, id: &str, text: &str, after: usize) -> Result<Play,
         text: text.trim().to_owned(),
         why: format!("{e}"),
     })?;
-    game.play(mv, 0.0)
+    // Under a clock, the move is charged from when the side began to its arrival here.
+    let took = match clock {
+        Some(_) => (arrived - row.since).max(0) as f64,
+        None => 0.0,
+    };
+    game.play(mv, took)
         .map_err(|reason| Refusal::Illegal(mv, reason))?;
     row.waiting = answer(app, &row, &mode, &mut game).await?;
     if !app
         .0
         .store
-        .extend_play(&row.id, after, &notation(&game), row.waiting)
+        .extend_play(&row.id, after, &notation(&game), &spent(&game), row.waiting)
         .await?
     {
         return Err(Refusal::MovedOn.into());
     }
-    awaited(app, row, game).await
+    awaited(app, row, game, after + 1).await
 }
 
 /// Plays the person's choice in game `id`: the square (none for the opening give) and the
@@ -358,11 +355,13 @@ pub(super) async fn start_from(
         moves: Vec::new(),
         forfeit: None,
         waiting: false,
+        spent: Vec::new(),
+        since: now_ms(),
         ..row.clone()
     };
     let game = Game::new(row.rules.parse().map_err(DomainError::failed)?, start);
     app.0.store.add_play(&new).await?;
-    Ok(show(&new, &game))
+    Ok(show(&new, &game, 0))
 }
 
 fn no_game() -> DomainError {
@@ -385,9 +384,10 @@ pub(super) fn replay(row: &PlayRow) -> Result<(Mode, Game), DomainError> {
     let rules: Rules = row.rules.parse().map_err(DomainError::failed)?;
     let start: Position = row.start.parse().map_err(DomainError::failed)?;
     let mut game = Game::new(rules, start);
-    for m in &row.moves {
+    for (i, m) in row.moves.iter().enumerate() {
         let mv: Move = m.parse().map_err(DomainError::failed)?;
-        game.play(mv, 0.0).map_err(DomainError::failed)?;
+        let took = row.spent.get(i).copied().unwrap_or(0.0);
+        game.play(mv, took).map_err(DomainError::failed)?;
     }
     Ok((mode, game))
 }
@@ -410,11 +410,12 @@ async fn answer(
         let last = game.last();
         let ply = game.moves().len() as u64;
         let seed = row.seed ^ ply.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let time = play_clock::left_to_move(row, game);
         let _turn = thinking_turn(app).await?;
         let (mv, took) = tokio::task::spawn_blocking(move || {
             let thinking = Instant::now();
             let mv = match mode {
-                Mode::Level(n) => Some(level_move(LEVELS[n - 1], &rules, &pos, last, seed)),
+                Mode::Level(n) => Some(level_move(LEVELS[n - 1], &rules, &pos, last, time, seed)),
                 Mode::Puzzle => Solver::new(&rules, DEFENCE_TABLE_MIB).best_move(&pos, &rules),
                 Mode::Two | Mode::Bot(_) => None,
             };
@@ -429,19 +430,22 @@ async fn answer(
     Ok(false)
 }
 
-/// A level's move, thought as its bot would think it under `movetime` [`LEVEL_MOVETIME_MS`].
+/// A level's move, thought as its bot would think it under `movetime` [`LEVEL_MOVETIME_MS`]
+/// (and its clock, `time` ms left, if the game has one).
 fn level_move(
     strategy: Strategy,
     rules: &Rules,
     pos: &Position,
     last: Option<Move>,
+    time: Option<u64>,
     seed: u64,
 ) -> Move {
     let go = Go {
         position: *pos,
         remaining: pos.remaining(),
         last,
-        time: None,
+        // Under a clock, the level budgets it as its bot would.
+        time,
         optime: None,
         movetime: LEVEL_MOVETIME_MS,
     };

@@ -3,23 +3,13 @@
 //! move taken apart (what a text mode says in words).
 
 use quads_record::game::Game;
+use quads_record::ForfeitReason;
 use quads_rules::{Move, Outcome, Player, Square, Then};
 use serde::Serialize;
 
+use super::play_clock;
+pub(super) use super::play_seats::{person_moves, seat};
 use crate::store::PlayRow;
-
-/// A seat's word: `first` or `second`.
-pub(super) fn seat(p: Player) -> &'static str {
-    match p {
-        Player::First => "first",
-        Player::Second => "second",
-    }
-}
-
-/// Whether a person plays the seat to move in `row`'s game.
-pub(super) fn person_moves(row: &PlayRow, to_move: Player) -> bool {
-    row.person == "both" || row.person == seat(to_move)
-}
 
 /// The game's moves in the notation.
 pub(super) fn notation(game: &Game) -> Vec<String> {
@@ -63,6 +53,8 @@ pub struct Play {
     pub waiting: bool,
     /// Why the bot lost by a fault of its own, as the referee words it (`timeout: …`).
     pub forfeit: Option<String>,
+    /// The clocks, when the game has them.
+    pub clock: Option<play_clock::Shown>,
     /// The squares of the winning shape, once won.
     pub winning: Vec<String>,
     /// For the puzzle: its day, and once over whether it was solved.
@@ -88,6 +80,47 @@ pub struct Turn {
     pub gave: Option<String>,
     /// Whether the move called "Quarto!": announced with a placement, or claimed before one.
     pub quarto: bool,
+    /// What it was charged, in milliseconds (a person's: only under a clock).
+    pub ms: f64,
+}
+
+/// How a game ended: the outcome, and the seat that lost by a fault of its own, if one did
+/// (a bot that failed, a clock that ran out), with the referee's reason and its detail.
+pub(super) struct End {
+    pub outcome: Outcome,
+    pub fault: Option<(Player, ForfeitReason, String)>,
+}
+
+/// How `row`'s game ended, if it has, with its clocks read at `clock`.
+pub(super) fn end(row: &PlayRow, game: &Game, clock: Option<&play_clock::Shown>) -> Option<End> {
+    let lost = |seat: Player, reason, detail: &str| End {
+        outcome: Outcome::Win(seat.other()),
+        fault: Some((seat, reason, detail.to_owned())),
+    };
+    // A bot's failure is on its turn: it is still the side to move.
+    if let Some(text) = &row.forfeit {
+        let (word, detail) = text.split_once(": ").unwrap_or((text, ""));
+        let reason = word.parse().unwrap_or(ForfeitReason::Crash);
+        return Some(lost(game.to_move(), reason, detail));
+    }
+    if let Some(flagged) = clock.and_then(|c| c.flagged) {
+        let seat = if flagged == "first" {
+            Player::First
+        } else {
+            Player::Second
+        };
+        return Some(lost(seat, ForfeitReason::Timeout, "the clock ran out"));
+    }
+    game.outcome().map(|outcome| End {
+        outcome,
+        fault: None,
+    })
+}
+
+/// The clocks of `row`'s game now, read as [`end`] and the front ends read them.
+pub(super) fn clock_now(row: &PlayRow, game: &Game) -> Option<play_clock::Shown> {
+    let over = row.forfeit.is_some() || game.outcome().is_some();
+    play_clock::read(row, game, over, crate::store::now_ms())
 }
 
 /// A puzzle game's puzzle: its day, and once over whether the person won it.
@@ -97,15 +130,12 @@ pub struct PuzzleOf {
     pub solved: Option<bool>,
 }
 
-/// The game as shown.
-pub(super) fn show(row: &PlayRow, game: &Game) -> Play {
+/// The game as shown, the thinking of the answers from move `answers` on counted (those made
+/// in the call that shows it).
+pub(super) fn show(row: &PlayRow, game: &Game, answers: usize) -> Play {
     let pos = game.position();
-    // A bot that failed lost: the person won.
-    let outcome = match (&row.forfeit, row.person.as_str()) {
-        (Some(_), "second") => Some(Outcome::Win(Player::Second)),
-        (Some(_), _) => Some(Outcome::Win(Player::First)),
-        (None, _) => game.outcome(),
-    };
+    let clock = clock_now(row, game);
+    let outcome = end(row, game, clock.as_ref()).map(|e| e.outcome);
     let result = outcome.map(|o| match o {
         Outcome::Win(Player::First) => "1-0",
         Outcome::Win(Player::Second) => "0-1",
@@ -139,16 +169,20 @@ pub(super) fn show(row: &PlayRow, game: &Game) -> Play {
         yours: outcome.is_none() && !row.waiting && person_moves(row, game.to_move()),
         claimable: game.claimable(),
         result,
-        bot: row.mode.strip_prefix(super::play::BOT).map(str::to_owned),
+        bot: row
+            .mode
+            .strip_prefix(super::play_bots::BOT)
+            .map(str::to_owned),
         waiting: row.waiting && outcome.is_none(),
         forfeit: row.forfeit.clone(),
+        clock,
         winning: Square::ALL
             .iter()
             .filter(|sq| winning.0 & sq.bb().0 != 0)
             .map(|sq| sq.to_string())
             .collect(),
         puzzle,
-        thought_ms: game.moves().iter().map(|m| m.took_ms).sum(),
+        thought_ms: game.moves().iter().skip(answers).map(|m| m.took_ms).sum(),
     }
 }
 
@@ -179,6 +213,7 @@ fn turns(game: &Game) -> Vec<Turn> {
                 square,
                 gave,
                 quarto,
+                ms: made.took_ms,
             }
         })
         .collect()

@@ -18,6 +18,7 @@ use quads_rules::{Outcome, Player};
 use serde::Serialize;
 
 use super::play::{self, seat, Mode, Play, Refusal, LEVEL_MOVETIME_MS};
+use super::{play_clock, play_shown};
 use super::{App, DomainError};
 use crate::store::PlayRow;
 
@@ -92,36 +93,30 @@ fn player(row: &PlayRow, mode: &Mode, p: Player) -> BotEntry {
 
 /// The record of a finished game, as the referee writes one (`games.jsonl`).
 fn record(row: &PlayRow, mode: &Mode, game: &Game) -> Result<GameRecord, DomainError> {
-    // A bot that failed lost the game by its fault, kept as `reason: detail`.
-    let failure = match &row.forfeit {
-        Some(text) => {
-            let (word, detail) = text.split_once(": ").unwrap_or((text, ""));
-            let seat = game.to_move();
-            Some(Failure {
-                seat,
-                reason: word.parse().map_err(DomainError::failed)?,
-                detail: detail.to_owned(),
-            })
-        }
-        None => None,
+    let clock = play_shown::clock_now(row, game);
+    let Some(end) = play_shown::end(row, game, clock.as_ref()) else {
+        return Err(DomainError::Conflict(
+            "the game is not over yet: its record and review come at its end".to_owned(),
+        ));
     };
-    let (result, reason) = match (&failure, game.outcome()) {
+    let failure = end.fault.map(|(seat, reason, detail)| Failure {
+        seat,
+        reason,
+        detail,
+    });
+    let (result, reason) = match (&failure, end.outcome) {
         (Some(f), _) => (GameResult::loss_of(f.seat), EndReason::Forfeit(f.reason)),
-        (None, outcome) => match outcome {
-            Some(Outcome::Win(Player::First)) => (GameResult::FirstWins, EndReason::Normal),
-            Some(Outcome::Win(Player::Second)) => (GameResult::SecondWins, EndReason::Normal),
-            Some(Outcome::Draw) => (GameResult::Draw, EndReason::Draw),
-            None => {
-                return Err(DomainError::Conflict(
-                    "the game is not over yet: its record and review come at its end".to_owned(),
-                ))
-            }
-        },
+        (None, Outcome::Win(Player::First)) => (GameResult::FirstWins, EndReason::Normal),
+        (None, Outcome::Win(Player::Second)) => (GameResult::SecondWins, EndReason::Normal),
+        (None, Outcome::Draw) => (GameResult::Draw, EndReason::Draw),
     };
-    let time_control = match mode {
-        Mode::Level(_) => format!("movetime {LEVEL_MOVETIME_MS}"),
-        Mode::Bot(_) => "bot's turns under the event's limit per move".to_owned(),
-        Mode::Two | Mode::Puzzle => "none".to_owned(),
+    let time_control = match (&row.clock, mode) {
+        (Some(spec), _) => play_clock::control(spec)
+            .map(|tc| quads_referee::Describe(&tc).to_string())
+            .unwrap_or_else(|_| spec.clone()),
+        (None, Mode::Level(_)) => format!("movetime {LEVEL_MOVETIME_MS}"),
+        (None, Mode::Bot(_)) => "bot's turns under the event's limit per move".to_owned(),
+        (None, Mode::Two | Mode::Puzzle) => "none".to_owned(),
     };
     Ok(GameRecord {
         game: 1,
@@ -141,7 +136,7 @@ fn record(row: &PlayRow, mode: &Mode, game: &Game) -> Result<GameRecord, DomainE
         reason,
         failures: failure.into_iter().collect(),
         timing: Timing {
-            moves_ms: vec![0.0; game.moves().len()],
+            moves_ms: game.moves().iter().map(|m| m.took_ms).collect(),
             ..Timing::default()
         },
     })
@@ -159,7 +154,8 @@ pub async fn all_games_jsonl(app: &App) -> Result<String, DomainError> {
     let mut number = 0;
     for row in app.0.store.plays().await? {
         let (mode, game) = play::replay(&row)?;
-        if game.outcome().is_none() && row.forfeit.is_none() {
+        let clock = play_shown::clock_now(&row, &game);
+        if play_shown::end(&row, &game, clock.as_ref()).is_none() {
             continue;
         }
         number += 1;

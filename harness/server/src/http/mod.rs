@@ -239,6 +239,17 @@ impl Waiter {
         let _ = tokio::time::timeout_at(self.deadline, self.changed.changed()).await;
         true
     }
+
+    /// As [`Waiter::again`], waiting `ms` milliseconds at most (and a millisecond more, so a
+    /// clock due to run out then has).
+    async fn again_within(&mut self, ms: u64) -> bool {
+        if tokio::time::Instant::now() >= self.deadline {
+            return false;
+        }
+        let at = tokio::time::Instant::now() + std::time::Duration::from_millis(ms + 1);
+        let _ = tokio::time::timeout_at(self.deadline.min(at), self.changed.changed()).await;
+        true
+    }
 }
 
 #[derive(Deserialize)]

@@ -52,7 +52,8 @@ pub(super) async fn bots(
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Show {
-    /// While a bot's turn waits: wait up to this many seconds for its answer.
+    /// While a bot's turn waits, or a person's clock runs: wait up to this many seconds for
+    /// the bot's answer, the clock to run out, or another change.
     wait: Option<u64>,
 }
 
@@ -65,7 +66,17 @@ pub(super) async fn show(
     let mut waiter = Waiter::new(&app, query.wait);
     loop {
         let game = play::get(&app, &id).await?;
-        if !game.waiting || !waiter.again().await {
+        // A person's clock that runs: until it runs out, or the game changes.
+        let runs_out = game.clock.as_ref().and_then(|k| match k.running? {
+            "first" => Some(k.first_ms),
+            _ => Some(k.second_ms),
+        });
+        let more = match runs_out {
+            _ if game.waiting => waiter.again().await,
+            Some(ms) => waiter.again_within(ms).await,
+            None => false,
+        };
+        if !more {
             return Ok(Json(json!({ "game": game })).into_response());
         }
     }

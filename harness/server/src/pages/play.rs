@@ -11,8 +11,10 @@ use maud::{html, Markup};
 use quads_i18n::Catalog;
 use serde::Deserialize;
 
-use super::assets::LIVE_SCRIPT;
-use super::play_words::{about, after_links, foot, puzzle_result, refusal, status, title, words};
+use super::assets::{CLOCK_SCRIPT, LIVE_SCRIPT};
+use super::play_words::{
+    about, after_links, clocks, foot, puzzle_result, refusal, status, title, waiting, words,
+};
 use super::reader::{self, Asked, Chosen, View};
 use super::{form, page_in, see_other, Form, PageError, Seen};
 use crate::domain::play::{self, NewPlay, Play, Refusal};
@@ -89,6 +91,12 @@ pub(super) async fn choose(
                         }
                     }
                 }
+                label { (c.text("web-clock")) " "
+                    select name="clock" {
+                        option value="" { (c.text("web-no-clock")) }
+                        @for spec in CLOCKS { option value=(spec) { (spec) } }
+                    }
+                }
                 label { input type="checkbox" name="second" value="1"; " " (c.text("web-level-begins")) }
                 button type="submit" { (c.text("web-start")) }
             }
@@ -100,10 +108,14 @@ pub(super) async fn choose(
     Ok(chosen.answer(page))
 }
 
+/// The clocks the new-game form offers (any other may be asked for over the API).
+const CLOCKS: [&str; 4] = ["1m", "3m+2s", "5m+3s", "10m+5s"];
+
 #[derive(Deserialize)]
 pub(super) struct Start {
     mode: String,
     rules: Option<String>,
+    clock: Option<String>,
     second: Option<String>,
     csrf: Option<String>,
 }
@@ -121,6 +133,9 @@ pub(super) async fn start(
         // The puzzle sets its own rules and seat; two people both play.
         rules: f.rules.filter(|_| f.mode != "puzzle"),
         first: level.then_some(f.second.is_none()),
+        clock: filled(&f.clock)
+            .filter(|_| f.mode != "puzzle")
+            .map(str::to_owned),
         mode: f.mode,
     };
     let game = play::start(&app, &new).await?;
@@ -197,21 +212,15 @@ fn game_page(
             View::Text => super::play_text::body(c, seen, game, refused),
         };
         // While a bot's turn waits, the page looks again by itself once it is answered.
-        let scripts: &[&str] = if game.waiting { &[LIVE_SCRIPT] } else { &[] };
-        page_in(app, seen, c, &title(c, game), body, scripts)
-    })
-}
-
-/// While a bot's turn waits: a long poll the live script follows (the page reloads once the
-/// bot has answered), and a link for a reader with no script.
-pub(super) fn waiting(c: &Catalog, game: &Play) -> Markup {
-    html! {
-        @if game.waiting {
-            p id="waiting" data-live={ "/api/play/" (game.id) "?wait=20" } data-live-key="game.waiting" data-live-now="true" {
-                a href={ "/play/" (game.id) } { (c.text("web-look-again")) }
-            }
+        let mut scripts: Vec<&str> = Vec::new();
+        if game.waiting {
+            scripts.push(LIVE_SCRIPT);
         }
-    }
+        if game.clock.as_ref().is_some_and(|k| k.running.is_some()) {
+            scripts.push(CLOCK_SCRIPT);
+        }
+        page_in(app, seen, c, &title(c, game), body, &scripts)
+    })
 }
 
 fn game_body(c: &Catalog, seen: &Seen, game: &Play, refused: Option<&Refusal>) -> Markup {
@@ -228,6 +237,7 @@ fn game_body(c: &Catalog, seen: &Seen, game: &Play, refused: Option<&Refusal>) -
         (about(c, game))
         @if let Some(why) = refused { p class="error" id="refused" role="alert" { (refusal(c, why)) } }
         p id="status" role="status" { (status(c, game)) }
+        (clocks(c, game))
         (waiting(c, game))
         (puzzle_result(c, game))
         (after_links(c, game))

@@ -62,7 +62,8 @@ pub(super) fn body(c: &Catalog, seen: &Seen, game: &Play, refused: Option<&Refus
             p id="last" { (c.with("web-last", &[("turn", turn(c, game, t).into())])) }
         }
         p id="status" role="status" { (status(c, game)) }
-        (super::play::waiting(c, game))
+        (super::play_words::clocks(c, game))
+        (super::play_words::waiting(c, game))
         @if game.claimable && game.yours { p id="claimable" { (c.text("web-claimable")) } }
         (puzzle_result(c, game))
         (after_links(c, game))

@@ -55,6 +55,13 @@ pub(super) fn seat_name(c: &Catalog, seat: &str) -> String {
 
 /// What the game says now, in words.
 pub(super) fn status(c: &Catalog, game: &Play) -> String {
+    if let Some(seat) = game.clock.as_ref().and_then(|k| k.flagged) {
+        let (w, player) = who(c, game, seat);
+        return c.with(
+            "web-flagged",
+            &[("who", w.into()), ("player", player.into())],
+        );
+    }
     if let Some(name) = &game.bot {
         let name: Arg = name.as_str().into();
         if let Some(why) = &game.forfeit {
@@ -179,6 +186,41 @@ pub(super) fn foot(c: &Catalog, game: &Play) -> Markup {
             a href="/play" { (c.text("web-new-game")) }
             " · "
             a href={ "/play/rules?rules=" (super::play_rules::query(&game.rules)) } { (c.text("web-rules-link")) }
+        }
+    }
+}
+
+/// Milliseconds as a clock shows them: `4:05` (seconds rounded up, as a clock counts down).
+fn clock_time(ms: u64) -> String {
+    let s = ms.div_ceil(1000);
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+/// Both clocks, each by its side's name; the running one marked for the clock script.
+pub(super) fn clocks(c: &Catalog, game: &Play) -> Markup {
+    html! {
+        @if let Some(k) = &game.clock {
+            p id="clocks" {
+                @for (i, (seat, ms)) in [("first", k.first_ms), ("second", k.second_ms)].into_iter().enumerate() {
+                    @if i > 0 { " · " }
+                    @let running = k.running == Some(seat);
+                    span class="clock" data-ms=(ms) data-running[running] {
+                        (c.with("web-clock-of", &[("player", who(c, game, seat).1.into()), ("time", clock_time(ms).into())]))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// While a bot's turn waits: a long poll the live script follows (the page reloads once the
+/// bot has answered), and a link for a reader with no script.
+pub(super) fn waiting(c: &Catalog, game: &Play) -> Markup {
+    html! {
+        @if game.waiting {
+            p id="waiting" data-live={ "/api/play/" (game.id) "?wait=20" } data-live-key="game.waiting" data-live-now="true" {
+                a href={ "/play/" (game.id) } { (c.text("web-look-again")) }
+            }
         }
     }
 }

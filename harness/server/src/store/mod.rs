@@ -19,7 +19,7 @@ pub use checks::CANCELLED;
 pub use error::{OverQuota, StoreError};
 pub use jobs::Job;
 pub use matches::{Kind, MatchJob};
-pub use plays::PlayRow;
+pub use plays::{now_ms, PlayRow};
 pub use quotas::{over as over_quota, Usage};
 pub use reads::MatchRow;
 pub use sessions::SessionOf;

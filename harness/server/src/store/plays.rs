@@ -9,10 +9,11 @@ use sqlx::Row;
 use super::{db, matches::now, matches::params, Store, StoreError};
 
 /// A kept game's columns, in [`play_row`]'s order.
-const COLUMNS: &str = "id, mode, rules, start, person, moves, seed, bot, forfeit, turn_at";
+const COLUMNS: &str =
+    "id, mode, rules, start, person, moves, seed, bot, forfeit, turn_at, clock, spent, since";
 
 /// A played game as kept: how it started and its moves, in the project's notation.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PlayRow {
     pub id: String,
     /// `level-N`, `two` or `puzzle`.
@@ -31,14 +32,36 @@ pub struct PlayRow {
     pub forfeit: Option<String>,
     /// Whether the bot's turn waits for a worker.
     pub waiting: bool,
+    /// The game's clock as asked (`5m+2s`), if it has one.
+    pub clock: Option<String>,
+    /// The milliseconds each move was charged.
+    pub spent: Vec<f64>,
+    /// When the side to move began, in milliseconds since 1970.
+    pub since: i64,
+}
+
+/// Now, in milliseconds since 1970.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Each move's milliseconds as kept: comma-separated, each read back as it was.
+fn spent_text(spent: &[f64]) -> String {
+    spent
+        .iter()
+        .map(|ms| format!("{ms}"))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 impl Store {
     /// Keeps a new game with its first moves (a level's, when it begins).
     pub async fn add_play(&self, row: &PlayRow) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO plays (id, mode, rules, start, person, moves, plies, seed, created, updated, bot, turn_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11)",
+            "INSERT INTO plays (id, mode, rules, start, person, moves, plies, seed, created, updated, bot, turn_at, clock, spent, since) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12, $13, $14)",
         )
         .bind(&row.id)
         .bind(&row.mode)
@@ -51,6 +74,9 @@ impl Store {
         .bind(now())
         .bind(row.bot)
         .bind(row.waiting.then_some(row.moves.len() as i64))
+        .bind(&row.clock)
+        .bind(spent_text(&row.spent))
+        .bind(row.since)
         .execute(&self.pool)
         .await
         .map_err(db)?;
@@ -84,10 +110,12 @@ impl Store {
         id: &str,
         after: usize,
         moves: &[String],
+        spent: &[f64],
         waiting: bool,
     ) -> Result<bool, StoreError> {
         let done = sqlx::query(
-            "UPDATE plays SET moves = $1, plies = $2, updated = $3, turn_at = $6 \
+            "UPDATE plays SET moves = $1, plies = $2, updated = $3, turn_at = $6, spent = $7, \
+               since = $8 \
              WHERE id = $4 AND plies = $5 AND turn_at IS NULL",
         )
         .bind(moves.join(","))
@@ -96,6 +124,8 @@ impl Store {
         .bind(id)
         .bind(after as i64)
         .bind(waiting.then_some(moves.len() as i64))
+        .bind(spent_text(spent))
+        .bind(now_ms())
         .execute(&self.pool)
         .await
         .map_err(db)?;
@@ -143,11 +173,12 @@ impl Store {
         holder: &str,
         after: usize,
         moves: &[String],
+        spent: &[f64],
         forfeit: Option<&str>,
     ) -> Result<bool, StoreError> {
         let done = sqlx::query(
             "UPDATE plays SET moves = $1, plies = $2, updated = $3, forfeit = $4, \
-               turn_at = NULL, turn_holder = NULL, turn_until = NULL \
+               turn_at = NULL, turn_holder = NULL, turn_until = NULL, spent = $8, since = $9 \
              WHERE id = $5 AND turn_holder = $6 AND turn_at = $7",
         )
         .bind(moves.join(","))
@@ -157,6 +188,8 @@ impl Store {
         .bind(id)
         .bind(holder)
         .bind(after as i64)
+        .bind(spent_text(spent))
+        .bind(now_ms())
         .execute(&self.pool)
         .await
         .map_err(db)?;
@@ -182,5 +215,12 @@ fn play_row(r: &sqlx::any::AnyRow) -> PlayRow {
         bot: r.get(7),
         forfeit: r.get(8),
         waiting: r.get::<Option<i64>, _>(9).is_some(),
+        clock: r.get(10),
+        spent: r
+            .get::<String, _>(11)
+            .split(',')
+            .filter_map(|ms| ms.parse().ok())
+            .collect(),
+        since: r.get(12),
     }
 }
