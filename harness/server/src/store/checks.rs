@@ -43,7 +43,7 @@ impl Store {
         number: i64,
         reason: &str,
     ) -> Result<Option<Vec<i64>>, StoreError> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
+        let mut tx = self.write_tx().await?;
         let filter = format!("entrant_id = $1 AND number = $2 AND {PENDING}");
         let stopped = end(&mut tx, &filter, entrant, number, CANCELLED, reason).await?;
         tx.commit().await.map_err(db)?;
@@ -55,7 +55,7 @@ impl Store {
         let Some(entrant) = self.entrant_named(name).await? else {
             return Ok(Vec::new());
         };
-        let mut tx = self.pool.begin().await.map_err(db)?;
+        let mut tx = self.write_tx().await?;
         // $2 is not used by this filter but bound all the same (one helper for all three).
         let filter = format!("entrant_id = $1 AND $2 = $2 AND {PENDING} AND {NOT_ACTIVE}");
         let stopped = end(&mut tx, &filter, entrant.id, 0, CANCELLED, reason).await?;

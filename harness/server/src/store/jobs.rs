@@ -23,7 +23,7 @@ impl Store {
     /// holds a running job is given that job again: its earlier claim was committed but the
     /// answer lost, and the claim may be repeated safely.
     pub async fn claim(&self, holder: &str) -> Result<Option<Job>, StoreError> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
+        let mut tx = self.write_tx().await?;
         // A write that changes nothing, not a read: on SQLite a transaction that reads first
         // cannot wait for the write lock when it then writes (it fails at once as busy).
         let held = sqlx::query(
@@ -79,7 +79,7 @@ impl Store {
     /// superseded or cancelled meanwhile: the version keeps saying so). The same verdict given
     /// again counts as written, so a write whose answer was lost may be tried again.
     pub async fn finish(&self, job: i64, status: &str, reason: &str) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
+        let mut tx = self.write_tx().await?;
         sqlx::query("UPDATE jobs SET state = 'done' WHERE id = $1")
             .bind(job)
             .execute(&mut *tx)
@@ -101,7 +101,7 @@ impl Store {
     /// Queues a job for every active version (at start: their built copies are gone), which
     /// shows as `queued` until it is checked again.
     pub async fn requeue_actives(&self) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
+        let mut tx = self.write_tx().await?;
         sqlx::query(
             "INSERT INTO jobs (version_id) SELECT active FROM entrants e WHERE active IS NOT NULL \
              AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.version_id = e.active AND j.state = 'queued')",

@@ -242,7 +242,7 @@ impl Store {
         worker: &str,
         records: &[String],
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
+        let mut tx = self.write_tx().await?;
         let held = sqlx::query(
             "UPDATE matches SET state = 'done', lease = NULL WHERE id = $1 AND worker = $2 AND state = 'running'",
         )
@@ -319,7 +319,7 @@ impl Store {
     /// Plays a match again: the old one is cancelled (its games stop counting) and a new one
     /// with the same versions, variant and seed is queued. The new one's id.
     pub async fn rerun_match(&self, id: i64) -> Result<Option<i64>, StoreError> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
+        let mut tx = self.write_tx().await?;
         let row = sqlx::query(
             "INSERT INTO matches (first, second, state, kind, rules, seed, requested_by) \
              SELECT first, second, 'queued', kind, rules, seed, requested_by FROM matches \

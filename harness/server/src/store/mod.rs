@@ -106,6 +106,23 @@ impl Backend {
     }
 }
 
+impl Store {
+    /// A transaction that writes. On SQLite it takes the write lock at its start (`BEGIN
+    /// IMMEDIATE`): one begun with a plain `BEGIN` that reads and then writes fails at once
+    /// with "database is locked" when another connection wrote in between (its snapshot is
+    /// stale, and SQLite's busy timeout does not wait for that), where this one waits its
+    /// turn. PostgreSQL's `BEGIN` locks rows as it goes.
+    pub(crate) async fn write_tx(
+        &self,
+    ) -> Result<sqlx::Transaction<'static, sqlx::Any>, StoreError> {
+        let begin = match self.backend {
+            Backend::Sqlite => "BEGIN IMMEDIATE",
+            Backend::Postgres => "BEGIN",
+        };
+        self.pool.begin_with(begin).await.map_err(db)
+    }
+}
+
 /// A database URL as logs may show it: the password, if any, hidden.
 pub fn redacted(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
@@ -192,7 +209,7 @@ impl Store {
         invite: Option<&str>,
         token: &str,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
+        let mut tx = self.write_tx().await?;
         let id: i64 = match sqlx::query("INSERT INTO entrants (name) VALUES ($1) RETURNING id")
             .bind(name)
             .fetch_one(&mut *tx)
@@ -253,7 +270,7 @@ impl Store {
         bytes: i64,
         quotas: &crate::Quotas,
     ) -> Result<(i64, Vec<i64>), StoreError> {
-        let mut tx = self.pool.begin().await.map_err(db)?;
+        let mut tx = self.write_tx().await?;
         // One statement: SQLite runs writes one at a time, so two uploads at once get two
         // numbers; PostgreSQL runs them side by side, so the entrant's row is locked first.
         if self.backend == Backend::Postgres {
