@@ -249,6 +249,20 @@ pub fn worker(args: &WorkerArgs) -> Result<(), String> {
             println!("slot {slot}: match {id} handed in, {result} ({counted})")
         }
         Event::GaveUp { slot, id, why } => println!("slot {slot}: match {id} given up: {why}"),
+        Event::Answered {
+            slot,
+            play,
+            entrant,
+            answer,
+            counted,
+        } => {
+            let counted = if counted {
+                "counted"
+            } else {
+                "not counted: the lease was lost"
+            };
+            println!("slot {slot}: {entrant}'s turn in game {play}: {answer} ({counted})")
+        }
         Event::Unreachable { slot, why, retry } => {
             tracing::warn!(slot, error = %why, retry_s = retry.as_secs(), "the server is unreachable")
         }

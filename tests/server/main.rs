@@ -20,6 +20,7 @@ mod play;
 mod play_bots;
 mod play_clock;
 mod play_only;
+mod play_remote;
 mod play_web;
 mod slow;
 mod stalls;

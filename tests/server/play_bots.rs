@@ -13,7 +13,7 @@ use crate::play::{moved, post, replayed, started};
 
 /// The game once no bot's turn waits in it (asked again, each ask a long poll of 20 s; a turn
 /// still waiting after two minutes fails the test).
-fn settled(server: &Server, game: Value) -> Value {
+pub(crate) fn settled(server: &Server, game: Value) -> Value {
     let mut game = game;
     for _ in 0..6 {
         if game["waiting"] != true {

@@ -11,6 +11,8 @@
 //! variants = ["quads", "classic"]      # what an upload is checked under (default: quads)
 //! movetime = "1s"                      # the event's limit per move (the check uses it)
 //! workers = 1                          # matches played at once by the server itself
+//! turn_workers = 1                     # bots' turns in people's games played at once by the
+//!                                      # server itself (0: by remote workers only)
 //! checks = 1                           # versions built and checked at once
 //! build_timeout = "5m"                 # the most a version's build may take (a bot.toml's
 //!                                      # build_timeout may ask for less, never more)
@@ -106,6 +108,7 @@ struct File {
     variants: Option<Vec<String>>,
     movetime: Option<String>,
     workers: Option<usize>,
+    turn_workers: Option<usize>,
     checks: Option<usize>,
     build_timeout: Option<String>,
     crash_streak: Option<u32>,
@@ -149,6 +152,9 @@ pub struct ServerConfig {
     pub movetime: String,
     /// How many matches the server plays at once itself.
     pub workers: usize,
+    /// How many bots' turns in people's games the server plays at once itself (0: remote
+    /// workers play them all).
+    pub turn_workers: usize,
     /// How many versions the pipeline builds and checks at once.
     pub checks: usize,
     /// The most a version's build may take, as written (`5m`): the event's, whatever the
@@ -191,6 +197,8 @@ pub const LISTEN: &str = "127.0.0.1:8080";
 pub const DATABASE_FILE: &str = "quads.db";
 /// The server's own workers, by default.
 pub const WORKERS: usize = 1;
+/// Bots' turns in people's games played at once by the server itself, by default.
+pub const TURN_WORKERS: usize = 1;
 /// Checks at once, by default.
 pub const CHECKS: usize = 1;
 /// A version's build time, at most, by default (as `quads tournament` gives its entrants).
@@ -306,6 +314,7 @@ impl ServerConfig {
             guesses: file.guesses.unwrap_or(GUESSES),
             play_starts: file.play_starts.unwrap_or(PLAY_STARTS),
             workers: file.workers.unwrap_or(WORKERS),
+            turn_workers: file.turn_workers.unwrap_or(TURN_WORKERS),
             checks,
             build_timeout,
             crash_streak: file.crash_streak.unwrap_or(CRASH_STREAK),

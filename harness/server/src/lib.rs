@@ -108,8 +108,13 @@ pub async fn serve(
     let play_only = config.play_only;
     let app = domain::App::new(config, store, signals, bench, boards);
     if !play_only {
-        // One bot's turn at a time, for the games people play against entrants' bots.
-        tokio::spawn(domain::bot_turns::run(app.clone()));
+        // The bots' turns in the games people play against entrants' bots.
+        for n in 1..=app.0.config.turn_workers {
+            tokio::spawn(domain::bot_turns::run(
+                app.clone(),
+                domain::bot_turns::turn_worker(n),
+            ));
+        }
     }
     if let Some(dir) = demo {
         demo::seed(&app, &dir)

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::Limits;
 
-/// `POST /api/worker/claim`: a worker's slot asks for a match, waiting up to `wait` seconds
-/// for one.
+/// `POST /api/worker/claim`: a worker's slot asks for work (a bot's turn in a person's game,
+/// or a match), waiting up to `wait` seconds for some.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Claim {
@@ -33,13 +33,77 @@ pub fn is_slot(slot: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
-/// The answer to a claim.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// The answer to a claim: a turn, a match, or neither (nothing to play yet).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Claimed {
-    /// The match, or none (nothing to play yet).
+    /// The match.
     #[serde(rename = "match")]
     pub job: Option<Assignment>,
+    /// A bot's turn in a game a person plays on the play page (given before any match: a
+    /// person is waiting).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<Turn>,
+}
+
+/// A bot's turn in a person's game on the play page: the bot is started in its box, set up for
+/// the game (`newgame`), asked for one move in the position (`go`), and ended. The answer goes
+/// to `POST /api/worker/turns/PLAY/answer`. It is one move's work, so it has no heartbeat:
+/// it is answered within the lease, or given again.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Turn {
+    /// The game's id (its address is `/play/PLAY`).
+    pub play: String,
+    /// The bot's version.
+    pub side: Side,
+    /// The game so far.
+    pub game: TurnGame,
+    /// The event (its limit per move, and how a version is built and checked).
+    pub event: Event,
+}
+
+/// A person's game as a bot's turn needs it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TurnGame {
+    /// The variant, as a rules spec.
+    pub rules: String,
+    /// The starting position, in the project's notation.
+    pub start: String,
+    /// The moves so far, in the project's notation (the answer counts only over these).
+    pub moves: Vec<String>,
+    /// The game's seed (given to the bot in `newgame`).
+    pub seed: u64,
+    /// The game's clock as asked (`5m+2s`), if it has one.
+    #[serde(default)]
+    pub clock: Option<String>,
+    /// With a clock: the bot's time left, in milliseconds.
+    #[serde(default)]
+    pub time: Option<u64>,
+    /// With a clock: the person's time left, in milliseconds.
+    #[serde(default)]
+    pub optime: Option<u64>,
+}
+
+/// `POST /api/worker/turns/PLAY/answer`: the bot's move, or the referee's fault by which it
+/// lost the game.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Answer {
+    /// The slot that claimed the turn.
+    pub slot: String,
+    /// How many moves the game had when the turn was claimed.
+    pub after: usize,
+    /// The bot's move, in the project's notation.
+    #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
+    pub mv: Option<String>,
+    /// The time the bot took for it, in milliseconds.
+    #[serde(default)]
+    pub took_ms: f64,
+    /// Or the fault, in one line (`crash: exited with status 3 …`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<String>,
 }
 
 /// A match given to a worker, with what it needs to build both versions and play it as the

@@ -78,7 +78,7 @@ pub(super) async fn thinking_turn(
 }
 
 /// What each of the game's moves was charged, in milliseconds.
-fn spent(game: &Game) -> Vec<f64> {
+pub(super) fn spent(game: &Game) -> Vec<f64> {
     game.moves().iter().map(|m| m.took_ms).collect()
 }
 

@@ -136,7 +136,7 @@ fn record(row: &PlayRow, mode: &Mode, game: &Game) -> Result<GameRecord, DomainE
         reason,
         failures: failure.into_iter().collect(),
         timing: Timing {
-            moves_ms: game.moves().iter().map(|m| m.took_ms).collect(),
+            moves_ms: super::play::spent(game),
             ..Timing::default()
         },
     })

@@ -1,6 +1,7 @@
 //! Remote workers (`quads worker`, crate::remote): the host adds one and its token; a worker's
 //! slot claims a match, renews its lease while it plays, gives up on it, or hands in its games
-//! and the bots' logs, which count only while the slot still holds the match. Who is asking
+//! and the bots' logs, which count only while the slot still holds the match. A slot may also
+//! be given a bot's turn in a person's game (crate::domain::bot_turns) and answer it. Who is asking
 //! (the worker a token names) is the front end's to decide; everything here takes a [`Slot`].
 
 use std::collections::{BTreeMap, HashSet};
@@ -8,12 +9,15 @@ use std::collections::{BTreeMap, HashSet};
 use quads_record::{GameRecord, Player};
 use serde::Serialize;
 
+use quads_rules::Move;
+
+use super::bot_turns;
 use super::entrants::{check_name, secret};
 use super::{App, DomainError};
 use crate::ladder::worker::{folder, hand_in, judge, next_match, GAMES, LOCAL};
 use crate::secret::hash;
 use crate::store::MatchJob;
-use crate::wire::{self, Assignment, Side};
+use crate::wire::{self, Answer, Assignment, Claimed, Side};
 
 /// A worker added: its name and its token, shown once.
 #[derive(Debug, Clone, Serialize)]
@@ -95,11 +99,18 @@ impl Slot {
     }
 }
 
-/// The next match for the slot, if there is one now (the front end waits and asks again).
-pub async fn claim(app: &App, slot: &Slot) -> Result<Option<Assignment>, DomainError> {
+/// The next work for the slot: a bot's turn in a person's game (first: a person is waiting),
+/// or a match; nothing if there is none now (the front end waits and asks again).
+pub async fn claim(app: &App, slot: &Slot) -> Result<Claimed, DomainError> {
+    if let Some(turn) = bot_turns::claim(app, &slot.0).await? {
+        return Ok(Claimed {
+            job: None,
+            turn: Some(turn),
+        });
+    }
     let config = &app.0.config;
     let Some(job) = next_match(config, &app.0.store, &app.0.bench, &slot.0).await? else {
-        return Ok(None);
+        return Ok(Claimed::default());
     };
     app.0.signals.bump(); // it runs
     let side = |version, entrant: &str, digest: &str| Side {
@@ -107,15 +118,39 @@ pub async fn claim(app: &App, slot: &Slot) -> Result<Option<Assignment>, DomainE
         entrant: entrant.to_owned(),
         digest: digest.to_owned(),
     };
-    Ok(Some(Assignment {
-        id: job.id,
-        first: side(job.first, &job.first_name, &job.first_digest),
-        second: side(job.second, &job.second_name, &job.second_digest),
-        rules: job.rules,
-        seed: job.seed,
-        lease: config.lease,
-        event: config.event(),
-    }))
+    Ok(Claimed {
+        job: Some(Assignment {
+            id: job.id,
+            first: side(job.first, &job.first_name, &job.first_digest),
+            second: side(job.second, &job.second_name, &job.second_digest),
+            rules: job.rules,
+            seed: job.seed,
+            lease: config.lease,
+            event: config.event(),
+        }),
+        turn: None,
+    })
+}
+
+/// The slot's answer to the bot's turn in game `play` it claimed: kept if the slot still
+/// holds the turn (else `false`, and the answer does not count); a move that is not legal
+/// there, or a fault that is not the referee's, is refused.
+pub async fn answer(app: &App, play: &str, slot: &Slot, a: &Answer) -> Result<bool, DomainError> {
+    let outcome = match (&a.mv, &a.fault) {
+        (Some(mv), None) => {
+            let mv: Move = mv
+                .parse()
+                .map_err(|e| DomainError::Invalid(format!("move `{mv}`: {e}")))?;
+            Ok((mv, a.took_ms))
+        }
+        (None, Some(fault)) => Err(fault.clone()),
+        _ => {
+            return Err(DomainError::Invalid(
+                "answer a turn with a move or a fault, not both".to_owned(),
+            ))
+        }
+    };
+    bot_turns::answer(app, play, &slot.0, a.after, outcome).await
 }
 
 /// Renews the slot's lease on match `id`: whether the slot still holds it.

@@ -28,7 +28,8 @@
 //! | `GET /api/admin/export/{file}` | the host | one file of the export |
 //! | `GET /final` | anyone | the final tournament's report.html, once the host has run it |
 //! | `POST /api/admin/workers` `{"name"}`, `GET /api/admin/workers` | the host | a remote worker and its token; every worker and the matches it holds |
-//! | `POST /api/worker/claim` `{"slot"[, "wait"]}` | a worker | the next match for that slot (crate::wire) |
+//! | `POST /api/worker/claim` `{"slot"[, "wait"]}` | a worker | the next bot's turn or match for that slot (crate::wire) |
+//! | `POST /api/worker/turns/{play}/answer` `{"slot", "after", "move", "took_ms"}` or `{…, "fault"}` | the worker holding it | the bot's move in a person's game, or the fault it lost by |
 //! | `POST /api/worker/matches/{id}/heartbeat`, `.../fail` `{"slot"[, "reason"]}` | the worker holding it | renews its lease; gives it up as failed |
 //! | `POST /api/worker/matches/{id}/finish` `{"slot", "games", "logs"}` | the worker holding it | its games and logs, counted once |
 //! | `GET /api/worker/packs/{digest}` | a worker | a version's files, to build it |
@@ -113,6 +114,7 @@ pub(crate) fn api(router: Router<App>) -> Router<App> {
         .route("/api/worker/matches/{id}/finish", post(workers::finish))
         .route("/api/worker/matches/{id}/fail", post(workers::fail))
         .route("/api/worker/packs/{digest}", get(workers::pack))
+        .route("/api/worker/turns/{play}/answer", post(workers::answer))
         .route("/final", get(admin::final_report))
 }
 

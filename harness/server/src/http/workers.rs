@@ -1,7 +1,7 @@
 //! Remote workers' calls (`quads worker`, crate::remote; the types are crate::wire): the host
 //! makes a worker and its token; a worker claims a match for one of its slots (a long poll),
 //! fetches the two versions' packs, renews its lease while it plays, and hands in the games
-//! and the bots' logs. What each call does is crate::domain::workers; here a worker's token
+//! and the bots' logs; or claims a bot's turn in a person's game and answers it. What each call does is crate::domain::workers; here a worker's token
 //! is told from the host's and the entrants', and the answers are written. A worker never
 //! sees the database; its token is kept hashed and opens these calls only.
 
@@ -15,7 +15,7 @@ use serde_json::json;
 use super::{admin, bearer, body, unauthorized, App, Body, UrlPath, Waiter};
 use crate::domain::workers::{self, Slot};
 use crate::secret::{hash, same};
-use crate::wire::{Claim, Claimed, Finish, Held, Hold};
+use crate::wire::{Answer, Claim, Finish, Held, Hold};
 use crate::ApiError;
 
 #[derive(Deserialize)]
@@ -71,11 +71,26 @@ pub(super) async fn claim(
     let slot = Slot::new(&name, &c.slot)?;
     let mut waiter = Waiter::new(&app, Some(c.wait));
     loop {
-        let job = workers::claim(&app, &slot).await?;
-        if job.is_some() || !waiter.again().await {
-            return Ok(Json(Claimed { job }).into_response());
+        let work = workers::claim(&app, &slot).await?;
+        if work.job.is_some() || work.turn.is_some() || !waiter.again().await {
+            return Ok(Json(work).into_response());
         }
     }
+}
+
+/// `POST /api/worker/turns/{play}/answer`: the bot's move (or its fault) in the turn the
+/// slot claimed; it counts if the slot still holds the turn.
+pub(super) async fn answer(
+    State(app): State<App>,
+    headers: HeaderMap,
+    UrlPath(play): UrlPath<String>,
+    b: Body<Answer>,
+) -> Result<Response, ApiError> {
+    let name = worker(&app, &headers).await?;
+    let a = body(b)?;
+    let slot = Slot::new(&name, &a.slot)?;
+    let held = workers::answer(&app, &play, &slot, &a).await?;
+    Ok(Json(Held { held }).into_response())
 }
 
 /// `POST /api/worker/matches/{id}/heartbeat`: renews the slot's lease.

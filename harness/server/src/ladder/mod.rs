@@ -10,6 +10,7 @@
 mod board;
 mod rated;
 mod standings;
+pub mod turn;
 pub mod worker;
 
 pub use board::{head_to_head, Board, Boards};

@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::wire::{Assignment, Claim, Claimed, Finish, Held, Hold};
+use crate::wire::{Answer, Claim, Claimed, Finish, Held, Hold};
 
 /// Why a call failed.
 #[derive(Debug, thiserror::Error)]
@@ -87,17 +87,22 @@ impl Client {
         })
     }
 
-    /// The next match for `slot`, waiting up to `wait` seconds.
-    pub fn claim(&self, slot: u32, wait: u64) -> Result<Option<Assignment>, CallError> {
-        let c: Claimed = self.post(
+    /// The next work for `slot` (a bot's turn or a match), waiting up to `wait` seconds.
+    pub fn claim(&self, slot: u32, wait: u64) -> Result<Claimed, CallError> {
+        self.post(
             "/api/worker/claim",
             &Claim {
                 slot: self.slot(slot),
                 wait,
             },
             Duration::from_secs(wait) + SLACK,
-        )?;
-        Ok(c.job)
+        )
+    }
+
+    /// Answers the bot's turn in game `play`: whether it counted.
+    pub fn answer(&self, play: &str, answer: &Answer) -> Result<bool, CallError> {
+        let h: Held = self.post(&format!("/api/worker/turns/{play}/answer"), answer, SLACK)?;
+        Ok(h.held)
     }
 
     /// Renews the lease: whether the slot still holds the match.

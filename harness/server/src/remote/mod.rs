@@ -5,9 +5,12 @@
 //! its lease while it builds and plays, plays the match with the referee as the server's own
 //! workers do, and hands in the games and the bots' logs. A worker that is killed, cut off or
 //! too slow loses its lease; the server plays the match again, and counts its games once.
+//! A slot may also be given a bot's turn in a person's game on the play page (turn.rs): it
+//! plays one move of the bot's, built the same way, and answers it.
 //! A worker's folder is its own while it runs (locked): a second worker given it refuses.
 
 mod client;
+mod turn;
 
 pub use client::{CallError, Client};
 
@@ -22,7 +25,7 @@ use quads_record::GameRecord;
 use crate::ladder::worker::{heartbeat_every, play};
 use crate::ladder::Ready;
 use crate::store::MatchJob;
-use crate::wire::{Assignment, Finish, Side, MAX_SLOTS};
+use crate::wire::{self, Assignment, Finish, Side, MAX_SLOTS};
 
 /// How a remote worker runs.
 #[derive(Clone, Debug)]
@@ -65,6 +68,19 @@ pub enum Event {
         admitted: bool,
         /// `admitted`, or why not.
         reason: String,
+    },
+    /// A slot played a bot's turn in a person's game on the play page.
+    Answered {
+        /// The slot.
+        slot: u32,
+        /// The game.
+        play: String,
+        /// The bot's entrant.
+        entrant: String,
+        /// The bot's move, or the fault it lost by.
+        answer: String,
+        /// False if the slot had lost its lease: the answer does not count.
+        counted: bool,
     },
     /// A match's games were handed in.
     HandedIn {
@@ -215,7 +231,15 @@ impl Shared<'_> {
                 }
             };
             retry = Duration::from_secs(1);
-            let Some(job) = claimed else {
+            if let Some(t) = &claimed.turn {
+                // A bot's turn does not count towards the matches.
+                self.give_back_count();
+                if let Err(e) = self.turn(slot, t) {
+                    self.unreachable(slot, e, &mut retry)?;
+                }
+                continue;
+            }
+            let Some(job) = claimed.job else {
                 self.give_back_count();
                 continue;
             };
@@ -337,8 +361,8 @@ impl Shared<'_> {
     }
 
     fn build_and_play(&self, a: &Assignment) -> Result<Vec<GameRecord>, String> {
-        let first = self.built(a, &a.first)?;
-        let second = self.built(a, &a.second)?;
+        let first = self.built(&a.event, &a.first)?;
+        let second = self.built(&a.event, &a.second)?;
         let job = MatchJob {
             id: a.id,
             first: a.first.version,
@@ -360,7 +384,7 @@ impl Shared<'_> {
 
     /// The version built and checked here, from its pack (fetched once, checked against its
     /// digest), or why it cannot play here.
-    fn built(&self, a: &Assignment, side: &Side) -> Result<Arc<Ready>, String> {
+    fn built(&self, event: &wire::Event, side: &Side) -> Result<Arc<Ready>, String> {
         if let Some(b) = self.lock_builds().get(&side.digest) {
             return b.clone();
         }
@@ -371,7 +395,7 @@ impl Shared<'_> {
         // Fetching can fail for a while (the server away): that is not kept, and the match
         // is given up.
         self.fetch(side)?;
-        let build = self.build(a, side);
+        let build = self.build(event, side);
         (self.events)(Event::Built {
             entrant: side.entrant.clone(),
             version: side.version,
@@ -416,11 +440,10 @@ impl Shared<'_> {
     }
 
     /// The version built and checked from its pack.
-    fn build(&self, a: &Assignment, side: &Side) -> Build {
+    fn build(&self, event: &wire::Event, side: &Side) -> Build {
         let pack = self.pack_path(side);
         let dir = self.data.join("builds").join(&side.digest);
-        let (ready, reason) =
-            crate::pipeline::admit_pack(&a.event, &side.entrant, &pack, &dir, None)?;
+        let (ready, reason) = crate::pipeline::admit_pack(event, &side.entrant, &pack, &dir, None)?;
         match ready {
             Some(r) => Ok(Arc::new(r)),
             None => Err(format!(

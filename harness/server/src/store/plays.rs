@@ -134,9 +134,31 @@ impl Store {
 }
 
 impl Store {
+    /// Whether any bot's turn waits (a cheap look before a claim: it reads an index only).
+    pub async fn turn_waits(&self) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT id FROM plays WHERE turn_at IS NOT NULL LIMIT 1")
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(row.is_some())
+    }
+
+    /// Version `version`'s entrant and pack digest, if it is kept.
+    pub async fn version_side(&self, version: i64) -> Result<Option<(String, String)>, StoreError> {
+        let row = sqlx::query(
+            "SELECT e.name, v.digest FROM versions v JOIN entrants e ON e.id = v.entrant_id WHERE v.id = $1",
+        )
+        .bind(version)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(db)?;
+        Ok(row.map(|r| (r.get(0), r.get(1))))
+    }
+
     /// A bot's turn for `holder` to answer within `lease` seconds, among the games of the
-    /// modes in `ready` (`bot:NAME`, the entrants with a bot ready): the longest waiting first, a turn whose holder's lease ran out
-    /// given again, and one `holder` already held (a restart cut it off) given back.
+    /// modes in `ready` (`bot:NAME`, the entrants with a bot ready): the longest waiting
+    /// first, a turn whose holder's lease ran out given again, and one `holder` already held
+    /// (a restart or a lost answer cut it off) given back.
     pub async fn claim_turn(
         &self,
         holder: &str,
