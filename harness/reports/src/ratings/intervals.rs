@@ -8,13 +8,21 @@
 //! bot rated far below the rest then wins a game now and then, as its rating says it would,
 //! and its interval widens to what the games can tell. Each interval is the union of the two
 //! percentile intervals; the likelihood of superiority is counted over both sets of fits.
+//!
+//! Neither bootstrap looks at a game once the games are counted ([`Counted`]): pairs drawn
+//! with replacement are, kind by kind, a multinomial draw over the kinds of pair (which
+//! seats, which scores), and games replayed from the model are, seat pairing by seat pairing,
+//! a multinomial draw of wins, draws and losses. Each is drawn as binomials, so a resample
+//! costs the kinds and the pairings, not the games: the end of a 200,000-game run costs what
+//! a 2,000-game one does.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
-use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rand_distr::{Binomial, Distribution};
 
-use super::{fit_tally, likelihood, sigmoid, tally, Fit, Options, Pin, RatedGame, K};
+use super::{fit_tally, likelihood, sigmoid, tally, Fit, Options, Pin, RatedGame, Tally, K};
 
 /// 95% intervals and pairwise likelihood of superiority.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,69 +46,135 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
     sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
 }
 
-/// A uniform draw in [0, n).
-fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
-    ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize
+/// One game of a pair, as a kind of pair lists it: its seats and the first player's score in
+/// half points.
+type Seated = (usize, usize, u8);
+
+/// The games as the bootstraps need them, counted once.
+pub(crate) struct Counted {
+    /// Per seat pairing (first, second): the first player's losses, draws and wins.
+    seats: Vec<((usize, usize), [u64; 3])>,
+    /// Each kind of game pair (its games, sorted) and how many pairs were of it, in a fixed
+    /// order.
+    pairs: Vec<(Vec<Seated>, u64)>,
+    /// The share of games drawn.
+    draws: f64,
 }
 
-/// A uniform draw in [0, 1).
-fn unit(rng: &mut ChaCha8Rng) -> f64 {
-    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+impl Counted {
+    /// The games of `n` bots that count (two bots of the `n`, not one against itself), counted.
+    pub(crate) fn new(n: usize, games: &[RatedGame]) -> Counted {
+        let mut seats: BTreeMap<(usize, usize), [u64; 3]> = BTreeMap::new();
+        let mut by_pair: HashMap<u64, Vec<Seated>> = HashMap::new();
+        let mut drawn = 0u64;
+        let mut counted = 0u64;
+        for g in games {
+            if g.first >= n || g.second >= n || g.first == g.second {
+                continue;
+            }
+            let halves = (g.score * 2.0).round().clamp(0.0, 2.0) as u8;
+            seats.entry((g.first, g.second)).or_default()[usize::from(halves)] += 1;
+            by_pair
+                .entry(g.pair)
+                .or_default()
+                .push((g.first, g.second, halves));
+            counted += 1;
+            drawn += u64::from(halves == 1);
+        }
+        let mut kinds: HashMap<Vec<Seated>, u64> = HashMap::new();
+        for mut pair in by_pair.into_values() {
+            pair.sort_unstable();
+            *kinds.entry(pair).or_default() += 1;
+        }
+        let mut pairs: Vec<(Vec<Seated>, u64)> = kinds.into_iter().collect();
+        pairs.sort_unstable();
+        Counted {
+            seats: seats.into_iter().collect(),
+            pairs,
+            draws: drawn as f64 / counted.max(1) as f64,
+        }
+    }
 }
 
-/// Fits to `samples` resamples of whole game pairs.
+/// A binomial draw: successes in `trials` with chance `p` each (clamped to [0, 1]).
+fn binomial(rng: &mut ChaCha8Rng, trials: u64, p: f64) -> u64 {
+    let p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
+    Binomial::new(trials, p).map_or(0, |b| b.sample(rng))
+}
+
+/// Fits to `samples` resamples of whole game pairs: as many pairs as were played, drawn with
+/// replacement, counted kind by kind (a multinomial draw, as binomials).
 pub(crate) fn pair_fits(
     n: usize,
-    games: &[RatedGame],
+    counted: &Counted,
     opts: &Options,
     samples: usize,
     rng: &mut ChaCha8Rng,
 ) -> Vec<Fit> {
-    let mut pairs: BTreeMap<u64, Vec<RatedGame>> = BTreeMap::new();
-    for g in games {
-        pairs.entry(g.pair).or_default().push(*g);
-    }
-    let pairs: Vec<Vec<RatedGame>> = pairs.into_values().collect();
+    let total: u64 = counted.pairs.iter().map(|(_, k)| k).sum();
     (0..samples)
         .map(|_| {
-            let drawn: Vec<RatedGame> = (0..pairs.len())
-                .flat_map(|_| pairs[below(rng, pairs.len())].iter().copied())
-                .collect();
-            fit_tally(n, &tally(n, drawn.into_iter()), opts)
+            let mut t = Tally::new();
+            let (mut left, mut weight) = (total, total);
+            for (kind, k) in &counted.pairs {
+                let x = if *k == weight {
+                    left
+                } else {
+                    binomial(rng, left, *k as f64 / weight as f64)
+                };
+                left -= x;
+                weight -= k;
+                if x > 0 {
+                    for &(f, s, halves) in kind {
+                        let e = t.entry((f, s)).or_default();
+                        e.0 += x as f64;
+                        e.1 += x as f64 * f64::from(halves) / 2.0;
+                    }
+                }
+            }
+            fit_tally(n, &t, opts)
         })
         .collect()
 }
 
 /// Fits to `samples` replays of every game from the model `fitted`: the first player scores
 /// with the model's expected score, with draws at the event's rate where the expected score
-/// leaves room for them.
+/// leaves room for them; each seat pairing's games drawn at once (draws, then wins among the
+/// rest, as binomials).
 pub(crate) fn model_fits(
     n: usize,
-    games: &[RatedGame],
+    counted: &Counted,
     opts: &Options,
     fitted: &Fit,
     samples: usize,
     rng: &mut ChaCha8Rng,
 ) -> Vec<Fit> {
-    let draws = games.iter().filter(|g| g.score == 0.5).count() as f64 / games.len().max(1) as f64;
+    let r = &fitted.ratings;
+    // Per seat pairing: its games, the chance of a draw and of a win when not drawn.
+    let odds: Vec<((usize, usize), u64, f64, f64)> = counted
+        .seats
+        .iter()
+        .map(|&((f, s), [l, d, w])| {
+            let p = sigmoid(K * (r[f] - r[s] + fitted.first_move));
+            // A draw is half a point: P(draw) = d, P(win) = p - d/2 keeps the mean at p.
+            let draw = counted.draws.min(2.0 * p.min(1.0 - p));
+            let win = if draw < 1.0 {
+                (p - draw / 2.0) / (1.0 - draw)
+            } else {
+                0.0
+            };
+            ((f, s), l + d + w, draw, win)
+        })
+        .collect();
     (0..samples)
         .map(|_| {
-            let replayed = games.iter().map(|g| {
-                let r = &fitted.ratings;
-                let p = sigmoid(K * (r[g.first] - r[g.second] + fitted.first_move));
-                // A draw is half a point: P(draw) = d, P(win) = p - d/2 keeps the mean at p.
-                let d = draws.min(2.0 * p.min(1.0 - p));
-                let u = unit(rng);
-                let score = if u < d {
-                    0.5
-                } else if u < d + (p - d / 2.0) {
-                    1.0
-                } else {
-                    0.0
-                };
-                RatedGame { score, ..*g }
-            });
-            fit_tally(n, &tally(n, replayed), opts)
+            let mut t = Tally::new();
+            for &(seats, games, draw, win) in &odds {
+                let drawn = binomial(rng, games, draw);
+                let won = binomial(rng, games - drawn, win);
+                t.insert(seats, (games as f64, won as f64 + drawn as f64 / 2.0));
+            }
+            fit_tally(n, &t, opts)
         })
         .collect()
 }
@@ -161,18 +235,20 @@ pub fn intervals(
     samples: usize,
     seed: u64,
 ) -> Intervals {
-    let fitted = fit_tally(n, &tally(n, games.iter().copied()), opts);
+    let counted = Counted::new(n, games);
+    let observed = tally(n, games.iter().copied());
+    let fitted = fit_tally(n, &observed, opts);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut fits = pair_fits(n, games, opts, samples, &mut rng);
+    let mut fits = pair_fits(n, &counted, opts, samples, &mut rng);
     let by_pairs = percentiles(n, &fits);
-    fits.extend(model_fits(n, games, opts, &fitted, samples, &mut rng));
+    fits.extend(model_fits(n, &counted, opts, &fitted, samples, &mut rng));
     let by_model = percentiles(n, &fits[samples..]);
     // Each bot's likelihood interval, moved onto the anchor's scale: an anchored bot has none
     // of its own; on the mean scale a bot moving by d moves its distance to the mean by
     // d (n - 1) / n.
     let likely: Vec<(f64, f64)> = (0..n)
         .map(|i| {
-            let (lo, hi) = likelihood::interval(i, games, &fitted);
+            let (lo, hi) = likelihood::interval(i, &observed, &fitted);
             let r = fitted.ratings[i];
             match opts.anchor {
                 Pin::Bot(b, _) if b == i => (r, r),
@@ -215,6 +291,12 @@ pub fn intervals(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand_chacha::rand_core::RngCore;
+
+    /// A uniform draw in [0, 1).
+    fn unit(rng: &mut ChaCha8Rng) -> f64 {
+        (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
 
     /// Plays a round robin at the `truth` ratings: `pairs` game pairs per pairing, the first
     /// player `advantage` Elo stronger, draws at rate `draws` where the expected score allows.
@@ -254,6 +336,28 @@ mod tests {
             }
         }
         games
+    }
+
+    /// The intervals depend on the games, not on their order or on their pairs' numbers:
+    /// shuffled and renumbered, the same games give the same intervals to the bit.
+    #[test]
+    fn the_order_of_games_and_the_numbers_of_their_pairs_do_not_matter() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let games = simulate(&[0.0, 50.0, -80.0], 20.0, 0.3, 15, &mut rng);
+        let opts = Options::default();
+        let ci = intervals(3, &games, &opts, 100, 11);
+        let mut other = games.clone();
+        for g in &mut other {
+            g.pair = 1_000_000 - 7 * g.pair;
+        }
+        for i in (1..other.len()).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            other.swap(i, j);
+        }
+        assert_ne!(other, games);
+        assert_eq!(intervals(3, &other, &opts, 100, 11), ci);
+        // And a different seed draws different resamples.
+        assert_ne!(intervals(3, &games, &opts, 100, 12), ci);
     }
 
     /// 200 simulated round robins (20 game pairs per pairing) of three bots 60 Elo apart and

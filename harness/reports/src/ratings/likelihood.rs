@@ -8,7 +8,7 @@
 //! ratings and the first-mover advantage at their fitted values. Where the games cannot bound
 //! a rating (a bot that lost every game can be any amount weaker) the end is infinite.
 
-use super::{Fit, RatedGame, K};
+use super::{Fit, Tally, K};
 
 /// The 95% point of the chi-squared distribution with one degree of freedom.
 const CHI2_95: f64 = 3.841_458_820_694_124;
@@ -16,21 +16,22 @@ const CHI2_95: f64 = 3.841_458_820_694_124;
 /// Farther than this from the fit (in Elo), an end counts as unbounded.
 const REACH: f64 = 4000.0;
 
-/// The bot's log-likelihood at rating `x`: draws are half points, as in the fit.
-fn log_likelihood(bot: usize, x: f64, games: &[RatedGame], fitted: &Fit) -> f64 {
+/// The bot's log-likelihood at rating `x`, from its games tallied by seats: draws are half
+/// points, as in the fit, so a pairing's games count by their number and total score.
+fn log_likelihood(bot: usize, x: f64, games: &Tally, fitted: &Fit) -> f64 {
     let mut ll = 0.0;
-    for g in games {
-        let (own, other, score, sign) = if g.first == bot {
-            (x, fitted.ratings[g.second], g.score, 1.0)
-        } else if g.second == bot {
-            (x, fitted.ratings[g.first], 1.0 - g.score, -1.0)
+    for (&(first, second), &(count, score)) in games {
+        let (own, other, score, sign) = if first == bot {
+            (x, fitted.ratings[second], score, 1.0)
+        } else if second == bot {
+            (x, fitted.ratings[first], count - score, -1.0)
         } else {
             continue;
         };
         // ln p and ln(1 - p) for p = sigmoid(z), exact far out in the tails.
         let z = K * (own - other + sign * fitted.first_move);
         let (lp, lq) = (-softplus(-z), -softplus(z));
-        ll += score * lp + (1.0 - score) * lq;
+        ll += score * lp + (count - score) * lq;
     }
     ll
 }
@@ -60,8 +61,8 @@ fn crossing(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
 
 /// The 95% likelihood interval of `bot`'s rating on the scale of `fitted`; an end the games
 /// cannot bound is infinite. A bot with no games gets (-inf, inf).
-pub fn interval(bot: usize, games: &[RatedGame], fitted: &Fit) -> (f64, f64) {
-    let played = games.iter().any(|g| g.first == bot || g.second == bot);
+pub fn interval(bot: usize, games: &Tally, fitted: &Fit) -> (f64, f64) {
+    let played = games.keys().any(|&(f, s)| f == bot || s == bot);
     if !played {
         return (f64::NEG_INFINITY, f64::INFINITY);
     }

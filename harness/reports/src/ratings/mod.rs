@@ -70,11 +70,11 @@ pub struct Fit {
 }
 
 /// Games grouped by (first, second): count and total score of the first player.
-pub(crate) fn tally(
-    n: usize,
-    games: impl Iterator<Item = RatedGame>,
-) -> BTreeMap<(usize, usize), (f64, f64)> {
-    let mut t: BTreeMap<(usize, usize), (f64, f64)> = BTreeMap::new();
+pub(crate) type Tally = BTreeMap<(usize, usize), (f64, f64)>;
+
+/// The games of `n` bots tallied (a game against itself, or of a bot beyond `n`, left out).
+pub(crate) fn tally(n: usize, games: impl Iterator<Item = RatedGame>) -> Tally {
+    let mut t = Tally::new();
     for g in games {
         if g.first < n && g.second < n && g.first != g.second {
             let e = t.entry((g.first, g.second)).or_default();
@@ -130,11 +130,7 @@ pub fn fit(n: usize, games: &[RatedGame], opts: &Options) -> Fit {
     fit_tally(n, &tally(n, games.iter().copied()), opts)
 }
 
-pub(crate) fn fit_tally(
-    n: usize,
-    tally: &BTreeMap<(usize, usize), (f64, f64)>,
-    opts: &Options,
-) -> Fit {
+pub(crate) fn fit_tally(n: usize, tally: &Tally, opts: &Options) -> Fit {
     // Parameters: ratings of bots 1..n (bot 0 is held at 0 during the fit), then the advantage.
     let m = n - 1 + usize::from(opts.first_move);
     let mut met = BTreeMap::new();
