@@ -145,11 +145,15 @@ pub fn run(args: &Args) -> Result<(), String> {
             s.losses
         );
     }
+    // The referee's own CPU, its end of the run (ratings, report) included: what a harness
+    // costs per move, apart from its bots.
+    let (referee, _) = crate::shown::cpu(nix::sys::resource::UsageWho::RUSAGE_SELF);
     crate::outln!(
-        "{} games, {moves} moves in {:.2} s ({:.1} µs per move, referee and bots together); records in {}",
+        "{} games, {moves} moves in {:.2} s ({:.1} µs per move, referee and bots together; the referee's own CPU {:.1} µs per move); records in {}",
         games,
         elapsed.as_secs_f64(),
         per_move(elapsed, moves),
+        per_move(Duration::from_secs_f64(referee), moves),
         config.out.join(quads_record::files::GAMES).display()
     );
     crate::outln!("report in {}", played.page.display());

@@ -161,19 +161,22 @@ impl Sink for Shown {
     }
 }
 
+/// CPU time (user and system, in seconds) and peak memory (KiB) of this process
+/// (`RUSAGE_SELF`: the referee, every thread) or of its reaped children (`RUSAGE_CHILDREN`:
+/// the bots).
+pub(crate) fn cpu(who: nix::sys::resource::UsageWho) -> (f64, i64) {
+    nix::sys::resource::getrusage(who)
+        .map(|u| {
+            let t = |tv: nix::sys::time::TimeVal| tv.tv_sec() as f64 + tv.tv_usec() as f64 / 1e6;
+            (t(u.user_time()) + t(u.system_time()), u.max_rss())
+        })
+        .unwrap_or((0.0, 0))
+}
+
 /// Throughput and the referee's own cost: its CPU time against its bots' (reaped children),
 /// and its peak memory.
 fn stats(games: usize, elapsed: Duration) -> String {
-    use nix::sys::resource::{getrusage, UsageWho};
-    let cpu = |who| {
-        getrusage(who)
-            .map(|u| {
-                let t =
-                    |tv: nix::sys::time::TimeVal| tv.tv_sec() as f64 + tv.tv_usec() as f64 / 1e6;
-                (t(u.user_time()) + t(u.system_time()), u.max_rss())
-            })
-            .unwrap_or((0.0, 0))
-    };
+    use nix::sys::resource::UsageWho;
     let (referee, rss_kib) = cpu(UsageWho::RUSAGE_SELF);
     let (bots, _) = cpu(UsageWho::RUSAGE_CHILDREN);
     let share = if bots > 0.0 {
