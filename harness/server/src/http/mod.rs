@@ -267,11 +267,8 @@ struct Board {
     pairs: bool,
 }
 
-async fn leaderboard(
-    State(app): State<App>,
-    query: Result<axum::extract::Query<Board>, axum::extract::rejection::QueryRejection>,
-) -> Result<Response, ApiError> {
-    let query = query.map_err(|e| ApiError::bad(e.body_text()))?;
+async fn leaderboard(State(app): State<App>, q: Query<Board>) -> Result<Response, ApiError> {
+    let query = query(q)?;
     let mut waiter = Waiter::new(&app, query.wait);
     loop {
         let board = crate::domain::board(&app).await?;

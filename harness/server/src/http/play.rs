@@ -10,7 +10,7 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{body, host_reader, App, Body, UrlPath, Waiter};
+use super::{body, host_reader, query, App, Body, Query, UrlPath, Waiter};
 use crate::domain::play::{self, NewPlay};
 use crate::domain::review;
 use crate::ApiError;
@@ -30,11 +30,8 @@ pub(super) struct Bots {
 }
 
 /// `GET /api/play/bots`: the entrants whose active bots can be played now (`bot:NAME`).
-pub(super) async fn bots(
-    State(app): State<App>,
-    query: Result<axum::extract::Query<Bots>, axum::extract::rejection::QueryRejection>,
-) -> Result<Response, ApiError> {
-    let query = query.map_err(|e| ApiError::bad(e.body_text()))?;
+pub(super) async fn bots(State(app): State<App>, q: Query<Bots>) -> Result<Response, ApiError> {
+    let query = query(q)?;
     let mut waiter = Waiter::new(&app, query.wait);
     loop {
         let names: Vec<String> = play::bots(&app)
@@ -60,9 +57,9 @@ pub(super) struct Show {
 pub(super) async fn show(
     State(app): State<App>,
     UrlPath(id): UrlPath<String>,
-    query: Result<axum::extract::Query<Show>, axum::extract::rejection::QueryRejection>,
+    q: Query<Show>,
 ) -> Result<Response, ApiError> {
-    let query = query.map_err(|e| ApiError::bad(e.body_text()))?;
+    let query = query(q)?;
     let mut waiter = Waiter::new(&app, query.wait);
     loop {
         let game = play::get(&app, &id).await?;
