@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use quads_protocol::{truncate, FromBot, Go, IdKey, NewGame, ResultWord, ToBot, VERSION};
+use quads_protocol::{truncate, FromBot, Go, IdKey, NewGame, ToBot, VERSION};
 use quads_rules::{Move, Position, Rules};
 use tokio::time::Instant;
 
@@ -292,27 +292,16 @@ impl Bot {
         }
     }
 
-    /// Tells the bot how the game ended (`gameover`), if it still runs.
-    pub async fn tell_result(
+    /// After a game: tells the bot how it ended (`told`, a `gameover`, if any), then keeps it
+    /// alive when `keep` (and it is healthy), otherwise ends it. Returns the number of leaked
+    /// processes that had to be killed, and the game's log.
+    pub async fn end_game(
         &mut self,
-        result: ResultWord,
-        reason: String,
-        detail: Option<String>,
-    ) {
-        if let Some(p) = self.process.as_mut() {
-            let msg = ToBot::GameOver {
-                result,
-                reason,
-                detail,
-            };
-            let _ = p.send(&msg.to_string()).await;
-        }
-    }
-
-    /// After a game: keeps the bot alive when `keep` (and it is healthy), otherwise ends it.
-    /// Returns the number of leaked processes that had to be killed, and the game's log.
-    pub async fn end_game(&mut self, keep: bool, settings: &Settings) -> (u32, Log) {
-        finish(self, keep, settings.grace, settings.setup_timeout).await
+        told: Option<ToBot>,
+        keep: bool,
+        settings: &Settings,
+    ) -> (u32, Log) {
+        finish(self, told, keep, settings.grace, settings.setup_timeout).await
     }
 
     /// The bot as a record names it: its name, command, id and walls.
@@ -331,13 +320,24 @@ impl Bot {
 
 /// After a game: keeps a healthy bot alive when asked to, otherwise ends it. Returns the number
 /// of leaked processes that had to be killed, and the game's log.
-async fn finish(seat: &mut Bot, keep: bool, grace: Duration, sync: Duration) -> (u32, Log) {
+async fn finish(
+    seat: &mut Bot,
+    told: Option<ToBot>,
+    keep: bool,
+    grace: Duration,
+    sync: Duration,
+) -> (u32, Log) {
     if keep {
         if let Some(p) = seat.process.as_mut() {
             if !p.has_exited() {
                 // What the bot writes while it handles `gameover` belongs to this game's log:
                 // once it answers `isready`, that is written, and read once its pipe is empty.
-                if p.send(&ToBot::IsReady.to_string()).await.is_ok() {
+                // `gameover` and `isready` go in one write: one wake-up of the bot, not two.
+                let lines = match &told {
+                    Some(gameover) => format!("{gameover}\n{}", ToBot::IsReady),
+                    None => ToBot::IsReady.to_string(),
+                };
+                if p.send(&lines).await.is_ok() {
                     let deadline = Instant::now() + sync;
                     while let Reply::Line(line) = p.recv(deadline).await {
                         if line.trim() == "readyok" {
@@ -349,6 +349,9 @@ async fn finish(seat: &mut Bot, keep: bool, grace: Duration, sync: Duration) -> 
                 return (0, p.take_log());
             }
         }
+    }
+    if let (Some(gameover), Some(p)) = (told, seat.process.as_mut()) {
+        let _ = p.send(&gameover.to_string()).await;
     }
     match seat.stop(grace).await {
         Some((ended, log)) => (ended.leaked, log),

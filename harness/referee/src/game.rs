@@ -4,7 +4,7 @@
 
 use std::time::SystemTime;
 
-use quads_protocol::{Go, NewGame, ResultWord};
+use quads_protocol::{Go, NewGame, ResultWord, ToBot};
 use quads_record::{EndReason, Failure, GameRecord, GameResult, Timing};
 use quads_rules::{ByPlayer, Move, Outcome, Player, Position};
 use tokio::sync::mpsc::UnboundedSender;
@@ -184,27 +184,26 @@ pub async fn play_game(
     };
     let detail = failures.first().map(|(_, f, _)| f.detail.clone());
     let faulted = |p: Player| failures.iter().any(|(s, _, _)| *s == p);
-    for &p in Player::ALL {
-        if faulted(p) {
-            continue;
-        }
-        let word = match loser {
-            None => ResultWord::Draw,
-            Some(l) if l == p => ResultWord::Loss,
-            Some(_) => ResultWord::Win,
-        };
-        bots[p]
-            .tell_result(word, reason.to_string(), detail.clone())
-            .await;
-    }
+    // Each bot that did not fail is told how the game ended.
+    let told = ByPlayer::new_with(|p| {
+        (!faulted(p)).then(|| ToBot::GameOver {
+            result: match loser {
+                None => ResultWord::Draw,
+                Some(l) if l == p => ResultWord::Loss,
+                Some(_) => ResultWord::Win,
+            },
+            reason: reason.to_string(),
+            detail: detail.clone(),
+        })
+    });
 
     // Processes: stop the ones that failed, and all of them unless kept alive.
     let entries = bots.as_ref().map(|bot| bot.entry());
     let keep = ByPlayer::new_with(|p| keep_alive && !faulted(p));
     let ByPlayer { first, second } = bots;
     let (ended_first, ended_second) = tokio::join!(
-        first.end_game(keep.first, settings),
-        second.end_game(keep.second, settings)
+        first.end_game(told.first, keep.first, settings),
+        second.end_game(told.second, keep.second, settings)
     );
     let ended = ByPlayer::from([ended_first, ended_second]);
     let leaked = ended.as_ref().map(|(leaked, _)| *leaked);

@@ -1,7 +1,7 @@
 //! The end of a game: the bots told and ended, the record written, the solver's word on where
 //! it was decided; or, for a puzzle, solved or not.
 
-use quads_protocol::{ResultWord, TimeControl};
+use quads_protocol::{ResultWord, TimeControl, ToBot};
 use quads_record::{ByPlayer, EndReason, Failure, GameResult};
 use quads_referee::{Describe, Log};
 use quads_rules::{Move, Outcome, Player};
@@ -41,16 +41,16 @@ impl App {
         for &side in Player::ALL {
             if let Kind::Bot(Some(seat)) = &mut self.setup.sides[side].kind {
                 let faulted = self.failures.iter().any(|(s, _)| *s == side);
-                if !faulted {
-                    let word = match result.winner() {
+                let told = (!faulted).then(|| ToBot::GameOver {
+                    result: match result.winner() {
                         None => ResultWord::Draw,
                         Some(w) if w == side => ResultWord::Win,
                         Some(_) => ResultWord::Loss,
-                    };
-                    let detail = self.failures.first().map(|(_, f)| f.detail.clone());
-                    seat.tell_result(word, reason.to_string(), detail).await;
-                }
-                let (left_behind, log) = seat.end_game(false, &self.setup.settings).await;
+                    },
+                    reason: reason.to_string(),
+                    detail: self.failures.first().map(|(_, f)| f.detail.clone()),
+                });
+                let (left_behind, log) = seat.end_game(told, false, &self.setup.settings).await;
                 logs[side] = log;
                 leaked[side] = left_behind;
             }
