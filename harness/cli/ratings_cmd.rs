@@ -26,6 +26,10 @@ pub struct Args {
     /// Pin a bot's rating, e.g. `greedy=1500` (otherwise the mean rating is 0).
     #[arg(long, value_name = "BOT=ELO", value_parser = parse_anchor)]
     anchor: Option<Anchor>,
+    /// Rate each version as a player of its own (`NAME vN`), where the records say which
+    /// version played (a server's export does).
+    #[arg(long)]
+    by_version: bool,
 }
 
 fn parse_anchor(text: &str) -> Result<Anchor, String> {
@@ -49,6 +53,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         event: args.event.clone(),
         seed: args.seed,
         anchor: args.anchor.clone(),
+        by_version: args.by_version,
     };
     let mut shown = Shown::new(false, "standings and charts");
     quads_results::rating::rate(&rate, &mut shown).map_err(|e| e.to_string())

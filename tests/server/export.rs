@@ -1,31 +1,10 @@
 //! The whole event exported: the ladder's games as games.jsonl (test matches left out), rated
 //! and reported as `quads ratings` does it, downloadable by the host alone.
 
-use std::process::Command;
-use std::time::{Duration, Instant};
-
 use serde_json::{json, Value};
+use std::process::Command;
 
 use crate::harness::*;
-
-/// Polls the match list until no match is being played (the ladder paused, the count then
-/// stays); fails after a minute.
-fn until_none_running(server: &Server) {
-    let end = Instant::now() + Duration::from_secs(60);
-    loop {
-        let (_, list) = server.get("/api/matches?limit=500", None);
-        let running = list["matches"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|m| m["state"] == "running" || m["state"] == "queued" && m["kind"] == "test");
-        if !running {
-            return;
-        }
-        assert!(Instant::now() < end, "a match still plays: {list}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
 
 #[test]
 fn the_event_exports_its_ladder_games_rated_as_quads_ratings_rates_them() {

@@ -400,3 +400,25 @@ impl Server {
         body
     }
 }
+
+/// Polls the match list until no match is being played (the ladder paused, the count then
+/// stays); fails after a minute.
+pub fn until_none_running(server: &Server) {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let (_, list) = server.get("/api/matches?limit=500", None);
+        let running = list["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["state"] == "running" || m["state"] == "queued" && m["kind"] == "test");
+        if !running {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < end,
+            "a match still plays: {list}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}

@@ -9,6 +9,7 @@ mod crowd;
 mod export;
 mod faults;
 mod harness;
+mod history;
 mod hostile;
 mod ladder;
 mod logs;

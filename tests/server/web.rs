@@ -344,6 +344,10 @@ async fn an_event_in_a_real_browser() {
         for page in pages {
             go(&b, &format!("{}{page}", server.url)).await;
             wait_for(&b, "main").await;
+            if matches!(*page, "/entrants/eve" | "/entrants/ann") {
+                // Rated on the ladder: the rating's chart is drawn, and checked with the rest.
+                wait_for(&b, "#rating-chart svg polyline").await;
+            }
             let cut = b.js(FITS).await;
             assert_eq!(cut, Value::Array(Vec::new()), "{page} at 390 px");
             accessible(&b, &format!("{page} at 390 px")).await;

@@ -34,6 +34,7 @@ fn record(rules: &str, start: &str, moves: &[&str], forfeit: Option<GameResult>)
         id: None,
         sandbox: None,
         ponder: None,
+        version: None,
     };
     GameRecord {
         game: 1,

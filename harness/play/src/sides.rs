@@ -40,6 +40,7 @@ impl Contestant {
                 id: None,
                 sandbox: None,
                 ponder: None,
+                version: None,
             },
             kind: Kind::Human,
             you,

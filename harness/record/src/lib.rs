@@ -41,6 +41,26 @@ pub struct BotEntry {
     /// every bot, which the match's settings say).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ponder: Option<bool>,
+    /// Which of its entrant's uploads played (1 for the first), in a server's export; absent
+    /// elsewhere. `quads ratings --by-version` rates each version as a player of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
+}
+
+impl BotEntry {
+    /// Its name as a player of its own per version: `NAME vN` when the record says which
+    /// version played, else its name.
+    pub fn versioned_name(&self) -> String {
+        match self.version {
+            Some(v) => version_name(&self.name, v),
+            None => self.name.clone(),
+        }
+    }
+}
+
+/// An entrant's version as a player of its own: `NAME vN`.
+pub fn version_name(name: &str, version: u32) -> String {
+    format!("{name} v{version}")
 }
 
 /// A bot's failure.

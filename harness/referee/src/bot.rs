@@ -314,6 +314,7 @@ impl Bot {
                 .ok()
                 .map(|(walls, _)| walls.to_string()),
             ponder: (!self.spec.command.ponder).then_some(false),
+            version: None,
         }
     }
 }

@@ -19,6 +19,7 @@ fn game(
         id: Some(name.into()),
         sandbox: None,
         ponder: None,
+        version: None,
     };
     let failures = match reason {
         "normal" | "draw" => Vec::new(),

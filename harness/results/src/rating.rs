@@ -65,6 +65,9 @@ pub struct Rate {
     pub seed: Option<u64>,
     /// A bot pinned at a rating.
     pub anchor: Option<Anchor>,
+    /// Each version a player of its own (`NAME vN`), where a record says which version played
+    /// (a server's export does).
+    pub by_version: bool,
 }
 
 /// Rates the games of `rate.files` together into `rate.out`: standings, charts, event.json
@@ -76,6 +79,13 @@ pub fn rate(rate: &Rate, sink: &mut dyn Sink) -> Result<(), ResultsError> {
     }
     if records.is_empty() {
         return Err(ResultsError::NoGamesGiven);
+    }
+    if rate.by_version {
+        for (_, r) in &mut records {
+            for bot in [&mut r.first, &mut r.second] {
+                bot.name = bot.versioned_name();
+            }
+        }
     }
     let anchor = rate.anchor.as_ref();
     // Records of one tournament carry its event name and seed: the same intervals as it gave.

@@ -21,6 +21,8 @@
 //! demo_entrants = "examples/entrants"  # a demo: these bots are signed up and uploaded at start
 //! analysis = false                     # judge every move of each match with the exact solver
 //! lease = "60s"                        # a worker's hold on a match, renewed by its heartbeat
+//! history_every = "60s"                # the leaderboard's history: a fit kept at most this
+//!                                      # often, and the last one always ("0s": every fit)
 //! guesses = 30                         # wrong tokens an address may send a minute (0: any)
 //! play_starts = 30                     # play-page games an address may start a minute (0: any)
 //! client_timeout = "20s"               # for a request's headers, and between parts of a body
@@ -118,6 +120,7 @@ struct File {
     #[serde(default)]
     analysis: bool,
     lease: Option<String>,
+    history_every: Option<String>,
     guesses: Option<u32>,
     play_starts: Option<u32>,
     client_timeout: Option<String>,
@@ -172,6 +175,8 @@ pub struct ServerConfig {
     /// How long a worker holds a match without a heartbeat, in whole seconds; then the match
     /// is queued again (once).
     pub lease: i64,
+    /// The leaderboard's history: a fit kept at most this often (the last one always).
+    pub history_every: std::time::Duration,
     /// Wrong tokens an address may send in a minute before its calls with a token are refused
     /// for the rest of it (0: no bound).
     pub guesses: u32,
@@ -213,6 +218,8 @@ pub const PLAY_STARTS: u32 = 30;
 pub const CLIENT_TIMEOUT: &str = "20s";
 /// A worker's lease, by default.
 pub const LEASE: &str = "60s";
+/// How often the leaderboard's history keeps a fit, at most, by default.
+pub const HISTORY_EVERY: &str = "60s";
 /// The fewest characters an admin token may have.
 pub const MIN_ADMIN_TOKEN: usize = 16;
 
@@ -297,6 +304,14 @@ impl ServerConfig {
                 )))
             }
         };
+        let history_every = file
+            .history_every
+            .unwrap_or_else(|| HISTORY_EVERY.to_owned());
+        let history_every = quads_referee::parse_duration(&history_every).map_err(|_| {
+            bad(format!(
+                "history_every `{history_every}` is not a duration such as 60s"
+            ))
+        })?;
         let client_timeout = file
             .client_timeout
             .unwrap_or_else(|| CLIENT_TIMEOUT.to_owned());
@@ -310,6 +325,7 @@ impl ServerConfig {
         };
         Ok(ServerConfig {
             lease,
+            history_every,
             client_timeout,
             guesses: file.guesses.unwrap_or(GUESSES),
             play_starts: file.play_starts.unwrap_or(PLAY_STARTS),

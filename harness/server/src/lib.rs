@@ -101,6 +101,7 @@ pub async fn serve(
             boards.clone(),
             store.clone(),
             signals.clone(),
+            config.history_every,
         ));
     }
     let demo = config.demo_entrants.clone();

@@ -187,6 +187,7 @@ fn record(t: &Tournament, g: &Scheduled) -> String {
         id: None,
         sandbox: None,
         ponder: None,
+        version: None,
     };
     GameRecord {
         game: g.number,

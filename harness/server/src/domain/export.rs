@@ -2,7 +2,9 @@
 //! rates a file (standings, pairwise tables, charts, event.json and report.html, through
 //! `quads_results::rating`), in `DATA/export`. Test matches are an entrant's own and stay out.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+
+use quads_record::GameRecord;
 
 use serde::Serialize;
 
@@ -44,9 +46,24 @@ pub async fn export(app: &App) -> Result<Exported, DomainError> {
             "no ladder game has been played yet: nothing to export".to_owned(),
         ));
     }
+    // Each match numbers its games from 1, so in one file the game pairs of different matches
+    // would read as one (quads_record::GameRecord::pair_id): each game pair is numbered
+    // across the event instead, as the leaderboard pairs them (by match and pair).
     let mut text = String::new();
-    for record in &records {
-        text.push_str(record);
+    let mut pairs: HashMap<(i64, u32), u32> = HashMap::new();
+    // Each bot also says which version played (`quads ratings --by-version`).
+    for g in &records {
+        let mut r: GameRecord = serde_json::from_str(&g.record).map_err(DomainError::failed)?;
+        let next = pairs.len() as u32 + 1;
+        r.pair = Some(*pairs.entry((g.match_id, r.pair_id())).or_insert(next));
+        for bot in [&mut r.first, &mut r.second] {
+            bot.version = g
+                .versions
+                .iter()
+                .find(|(name, _)| *name == bot.name)
+                .map(|(_, n)| *n as u32);
+        }
+        text.push_str(&r.to_json());
         text.push('\n');
     }
     let dir = export_folder(app);
@@ -65,6 +82,7 @@ pub async fn export(app: &App) -> Result<Exported, DomainError> {
                 event: Some(name),
                 seed: Some(1),
                 anchor: None,
+                by_version: false,
             };
             quads_results::rating::rate(&rate, &mut |_: quads_results::Event<'_>| {})
                 .map_err(|e| e.to_string())

@@ -13,6 +13,7 @@ pub mod bot_turns;
 pub mod entrants;
 pub mod error;
 pub mod export;
+pub mod history;
 pub mod host;
 pub mod matches;
 pub mod play;
@@ -70,6 +71,12 @@ impl App {
             reviews: review::Reviews::default(),
         }))
     }
+}
+
+/// The leaderboard now with each version a player of its own.
+pub async fn board_by_version(app: &App) -> Result<crate::ladder::Standings, DomainError> {
+    let generation = *app.0.signals.changed.borrow();
+    app.0.boards.versions(generation, &app.0.store).await
 }
 
 /// The leaderboard now (made again only when something changed since the last).

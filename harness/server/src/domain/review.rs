@@ -88,6 +88,7 @@ fn player(row: &PlayRow, mode: &Mode, p: Player) -> BotEntry {
         id: None,
         sandbox: None,
         ponder: None,
+        version: None,
     }
 }
 

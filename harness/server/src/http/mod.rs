@@ -12,7 +12,9 @@
 //! | `GET /api/versions/{n}[?wait=S[&from=STATUS]]` | its entrant | the version (with `wait`, once its check is done, or its status is no longer `from`, or after S seconds) |
 //! | `GET /api/versions/{n}/report` | its entrant | its check's report and build log |
 //! | `GET /api/versions/{n}/download` | its entrant | its files, as the server keeps them (.tar.gz) |
-//! | `GET /api/leaderboard[?games=N&each=E&wait=S]` | anyone | the ratings with their intervals (with `wait`, once N games are played and every active entrant has played E, or after S seconds) |
+//! | `GET /api/leaderboard[?games=N&each=E&wait=S&by=version]` | anyone | the ratings with their intervals (with `wait`, once N games are played and every active entrant has played E, or after S seconds; `by=version`: each version a player of its own) |
+//! | `GET /api/leaderboard/history[?at=MS]` | anyone | the fits kept (`at`, `games`, `last_game`), or the standings at a past moment (milliseconds since 1970) |
+//! | `GET /api/entrants/{name}/rating` | anyone | its rating and 95% interval at each fit kept, against its games, and where each of its versions began |
 //! | `GET /api/matches[?entrant=NAME&limit=N]` | anyone | the latest matches |
 //! | `GET /api/matches/{id}[?wait=S[&from=STATE]]` | anyone | a match, its games and the command that replays it (with `wait`, once it is over, or no longer `from`) |
 //! | `GET /api/matches/{id}/games.jsonl` | anyone | its games' records |
@@ -40,6 +42,7 @@ pub(crate) mod admin;
 mod deadline;
 pub(crate) mod export;
 pub(crate) mod guesses;
+mod history;
 pub(crate) mod matches;
 mod per_address;
 mod play;
@@ -87,6 +90,8 @@ pub(crate) fn api(router: Router<App>) -> Router<App> {
         .route("/api/versions/{n}/download", get(versions::download))
         .route("/api/versions/{n}/report", get(versions::report))
         .route("/api/leaderboard", get(leaderboard))
+        .route("/api/leaderboard/history", get(history::board))
+        .route("/api/entrants/{name}/rating", get(history::rating))
         .route("/api/matches", get(matches::list).post(matches::test_match))
         .route("/api/matches/{id}", get(matches::show))
         .route("/api/matches/{id}/games.jsonl", get(matches::games))
@@ -265,6 +270,15 @@ struct Board {
     /// With every pair's games too.
     #[serde(default)]
     pairs: bool,
+    /// `entrant` (the default) or `version`: each version a player of its own.
+    by: Option<By>,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum By {
+    Entrant,
+    Version,
 }
 
 async fn leaderboard(State(app): State<App>, q: Query<Board>) -> Result<Response, ApiError> {
@@ -281,6 +295,10 @@ async fn leaderboard(State(app): State<App>, q: Query<Board>) -> Result<Response
             && (each == 0 || everyone)
             && (query.wait.is_none() || board.fresh);
         if enough || !waiter.again().await {
+            if query.by == Some(By::Version) {
+                let standings = crate::domain::board_by_version(&app).await?;
+                return Ok(Json(standings).into_response());
+            }
             return Ok((
                 [(axum::http::header::CONTENT_TYPE, "application/json")],
                 board.body(query.pairs),

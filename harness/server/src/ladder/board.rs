@@ -13,15 +13,15 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use quads_record::GameRecord;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::standings::{Counted, Ladder, Rated};
+use super::standings::{Counted, Ladder, Rated, Ratings};
 use crate::domain::error::DomainError;
 use crate::store::Store;
 
 /// The leaderboard's standings: its games, how many its ratings were fitted on, the active
 /// bots, and a row per entrant.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Standings {
     pub games: usize,
     pub rated: usize,
@@ -33,7 +33,7 @@ pub struct Standings {
 /// name, those not yet rated last): its rank, its games won, drawn and lost, its score in percent, and its rating with
 /// the ends of its 95% interval (rounded to a tenth; `None` before its first fit, or for an
 /// end that is unbounded).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// Its place by rating, shared by equal ratings ("1, 2, 2, 4"); `None` while it has none.
     pub rank: Option<usize>,
@@ -108,6 +108,9 @@ struct Kept {
     seen: i64,
     index: HashMap<String, u32>,
     names: Vec<String>,
+    /// The same for versions (`NAME vN`).
+    vindex: HashMap<String, u32>,
+    versions: Vec<String>,
     /// The ladder at a change.
     ladder: Option<(u64, Arc<Ladder>)>,
     /// The board at a change and a fit.
@@ -122,6 +125,8 @@ impl Default for Kept {
             seen: -1,
             index: HashMap::new(),
             names: Vec::new(),
+            vindex: HashMap::new(),
+            versions: Vec::new(),
             ladder: None,
             board: None,
         }
@@ -161,20 +166,22 @@ impl Boards {
                 }
             }
         }
-        for (id, m, text) in store.records_of_matches(&counted).await? {
-            let r: GameRecord = serde_json::from_str(&text).map_err(DomainError::failed)?;
-            let mut name = |n: &str| -> u32 {
-                if let Some(&i) = kept.index.get(n) {
-                    return i;
-                }
-                let i = kept.names.len() as u32;
-                kept.names.push(n.to_owned());
-                kept.index.insert(n.to_owned(), i);
-                i
+        for g in store.records_of_matches(&counted).await? {
+            let (id, m) = (g.id, g.match_id);
+            let r: GameRecord = serde_json::from_str(&g.record).map_err(DomainError::failed)?;
+            let version = |n: &str| -> String {
+                let number = g.versions.iter().find(|(e, _)| e == n).map_or(0, |v| v.1);
+                quads_record::version_name(n, number as u32)
             };
+            let (first_version, second_version) = (version(&r.first.name), version(&r.second.name));
+            let kept = &mut *kept;
+            let first = number(&mut kept.index, &mut kept.names, &r.first.name);
+            let second = number(&mut kept.index, &mut kept.names, &r.second.name);
             let counted = Counted {
-                first: name(&r.first.name),
-                second: name(&r.second.name),
+                first,
+                second,
+                first_version: number(&mut kept.vindex, &mut kept.versions, &first_version),
+                second_version: number(&mut kept.vindex, &mut kept.versions, &second_version),
                 score: r.result.score_of_first(),
                 // As the reports pair games: by source (here the match) and pair.
                 pair: ((m as u64) << 32) | u64::from(r.pair_id()),
@@ -190,6 +197,7 @@ impl Boards {
             Some((_, last)) if changes.is_empty() => last.clone(),
             _ => Arc::new(Ladder {
                 names: kept.names.clone(),
+                versions: kept.versions.clone(),
                 games: kept.games.iter().map(|(id, (_, g))| (*id, *g)).collect(),
                 seen: kept.seen,
             }),
@@ -219,6 +227,27 @@ impl Boards {
         let board = Arc::new(board(ladder, &actives, rated.as_deref()));
         kept.board = Some((key, board.clone()));
         Ok(board)
+    }
+}
+
+/// `name`'s number in `names` (added if new).
+fn number(index: &mut HashMap<String, u32>, names: &mut Vec<String>, name: &str) -> u32 {
+    if let Some(&i) = index.get(name) {
+        return i;
+    }
+    let i = names.len() as u32;
+    names.push(name.to_owned());
+    index.insert(name.to_owned(), i);
+    i
+}
+
+impl Boards {
+    /// The standings at change `generation` with each version a player of its own, with the
+    /// latest ratings fitted (made on each call: an occasional view).
+    pub async fn versions(&self, generation: u64, store: &Store) -> Result<Standings, DomainError> {
+        let ladder = self.ladder(generation, store).await?;
+        let rated = self.rated.lock().expect("the ratings' lock").clone();
+        Ok(standings(&ladder, &[], rated.as_deref(), View::Versions))
     }
 }
 
@@ -253,8 +282,34 @@ fn outcome(score: f64) -> usize {
     }
 }
 
-/// The board of `ladder`'s games, with `rated`'s ratings.
-fn board(ladder: Arc<Ladder>, actives: &[String], rated: Option<&Rated>) -> Board {
+/// Who a board's rows are: entrants (all their versions' games), or each version apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Entrants,
+    Versions,
+}
+
+/// The standings of `ladder`'s games with the ratings `rated`, per entrant; with
+/// [`View::Versions`], of the same games with each version a player of its own (only the
+/// versions that played).
+pub fn standings(
+    ladder: &Ladder,
+    actives: &[String],
+    rated: Option<&Rated>,
+    view: View,
+) -> Standings {
+    if view == View::Versions {
+        return by_player(&ladder.by_version(), &[], rated, |r| &r.by_version);
+    }
+    by_player(ladder, actives, rated, |r| &r.ratings)
+}
+
+fn by_player(
+    ladder: &Ladder,
+    actives: &[String],
+    rated: Option<&Rated>,
+    ratings: fn(&Rated) -> &Ratings,
+) -> Standings {
     let names = ladder.order(actives);
     let place = ladder.places(&names);
     let mut counts = vec![[0u64; 3]; names.len()];
@@ -276,7 +331,7 @@ fn board(ladder: Arc<Ladder>, actives: &[String], rated: Option<&Rated>) -> Boar
                 } else {
                     100.0 * (wins as f64 + 0.5 * draws as f64) / games as f64
                 };
-                let r = rated.and_then(|r| r.ratings.get(name));
+                let r = rated.and_then(|r| ratings(r).get(name));
                 Row {
                     rank: None,
                     name: name.clone(),
@@ -292,14 +347,18 @@ fn board(ladder: Arc<Ladder>, actives: &[String], rated: Option<&Rated>) -> Boar
             })
             .collect()
     };
-    let rows = ranked(rows);
-    let fresh = rated.map_or(ladder.games.is_empty(), |r| r.seen == ladder.seen);
-    let standings = Standings {
+    Standings {
         games: ladder.games.len(),
         rated: rated.map_or(0, |r| r.games),
         active: actives.len(),
-        rows,
-    };
+        rows: ranked(rows),
+    }
+}
+
+fn board(ladder: Arc<Ladder>, actives: &[String], rated: Option<&Rated>) -> Board {
+    let standings = standings(&ladder, actives, rated, View::Entrants);
+    let names = ladder.order(actives);
+    let fresh = rated.map_or(ladder.games.is_empty(), |r| r.seen == ladder.seen);
     let value = serde_json::to_value(&standings).expect("JSON of the standings");
     let body = Bytes::from(serde_json::to_vec(&value).expect("JSON of JSON"));
     Board {

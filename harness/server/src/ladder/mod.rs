@@ -8,12 +8,13 @@
 //! their data in [`standings`].
 
 mod board;
+pub mod history;
 mod rated;
 mod standings;
 pub mod turn;
 pub mod worker;
 
-pub use board::{head_to_head, Board, Boards};
+pub use board::{head_to_head, Board, Boards, Standings};
 pub use rated::fitter;
 
 use std::collections::HashMap;

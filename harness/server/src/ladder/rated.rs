@@ -13,25 +13,41 @@ use quads_reports::ratings::{fit, intervals, Options, RatedGame};
 use quads_reports::report::SAMPLES;
 
 use super::board::Boards;
-use super::standings::{Ladder, Rated};
+use super::history::{self, History};
+use super::standings::{Ladder, Rated, Ratings};
 use crate::signals::Signals;
 use crate::store::Store;
 
 /// The seed of the intervals' bootstrap (a board's intervals are reproducible).
 const SEED: u64 = 1;
 
-/// Fits `ladder`'s games, its entrants in the board's order (`actives` first).
+/// Fits `ladder`'s games, its entrants numbered as `quads ratings` numbers them.
 pub fn rate(ladder: &Ladder, actives: &[String], serial: u64) -> Rated {
-    let names = ladder.order(actives);
+    let names = ladder.appearance(actives);
     if ladder.games.is_empty() {
         return Rated {
             games: 0,
             seen: ladder.seen,
             ratings: HashMap::new(),
             serial,
+            by_version: HashMap::new(),
         };
     }
-    let place = ladder.places(&names);
+    Rated {
+        games: ladder.games.len(),
+        seen: ladder.seen,
+        ratings: fitted(ladder, &names),
+        serial,
+        by_version: {
+            let versions = ladder.by_version();
+            fitted(&versions, &versions.appearance(&[]))
+        },
+    }
+}
+
+/// The fit of `ladder`'s games with intervals, its players numbered as in `names`.
+fn fitted(ladder: &Ladder, names: &[String]) -> Ratings {
+    let place = ladder.places(names);
     let games: Vec<RatedGame> = ladder
         .games
         .iter()
@@ -46,24 +62,29 @@ pub fn rate(ladder: &Ladder, actives: &[String], serial: u64) -> Rated {
     let opts = Options::default();
     let f = fit(n, &games, &opts);
     let ci = intervals(n, &games, &opts, SAMPLES, SEED);
-    let ratings = names
-        .into_iter()
+    names
+        .iter()
         .enumerate()
-        .map(|(i, name)| (name, (f.ratings[i], ci.ratings[i].0, ci.ratings[i].1)))
-        .collect();
-    Rated {
-        games: ladder.games.len(),
-        seen: ladder.seen,
-        ratings,
-        serial,
-    }
+        .map(|(i, name)| {
+            (
+                name.clone(),
+                (f.ratings[i], ci.ratings[i].0, ci.ratings[i].1),
+            )
+        })
+        .collect()
 }
 
 /// Refits whenever the ladder's games have changed, until the server stops; each fit
 /// finished is a change (so boards and their waiters see it).
-pub async fn fitter(boards: Arc<Boards>, store: Store, signals: Arc<Signals>) {
+pub async fn fitter(
+    boards: Arc<Boards>,
+    store: Store,
+    signals: Arc<Signals>,
+    history_every: std::time::Duration,
+) {
     let mut changes = signals.changed.subscribe();
     let mut serial = 0;
+    let mut history = History::new(history_every);
     loop {
         let generation = *changes.borrow_and_update();
         let ladder = match boards.ladder(generation, &store).await {
@@ -95,10 +116,20 @@ pub async fn fitter(boards: Arc<Boards>, store: Store, signals: Arc<Signals>) {
             serial += 1;
             let began = Instant::now();
             let s = serial;
-            let rated = tokio::task::spawn_blocking(move || rate(&ladder, &actives, s)).await;
+            let rated = tokio::task::spawn_blocking(move || {
+                let rated = rate(&ladder, &actives, s);
+                let kept = history::kept(&ladder, &actives, &rated);
+                (rated, kept)
+            })
+            .await;
             let took = began.elapsed();
             match rated {
-                Ok(rated) => {
+                Ok((rated, kept)) => {
+                    // Kept first: a board with these ratings has its fit in the history
+                    // (a fit of no games, before the first, is not kept).
+                    if kept.games > 0 {
+                        history.offer(&store, kept).await;
+                    }
                     *boards.rated.lock().expect("the ratings' lock") = Some(Arc::new(rated));
                     signals.bump();
                 }
@@ -114,7 +145,18 @@ pub async fn fitter(boards: Arc<Boards>, store: Store, signals: Arc<Signals>) {
             tokio::time::sleep(took * 2).await;
             continue;
         }
-        if changes.changed().await.is_err() {
+        // Until the games change, or the time of a fit waiting to be kept.
+        let changed = match history.due() {
+            Some(due) => match tokio::time::timeout_at(due, changes.changed()).await {
+                Ok(changed) => changed,
+                Err(_) => {
+                    history.keep(&store).await;
+                    continue;
+                }
+            },
+            None => changes.changed().await,
+        };
+        if changed.is_err() {
             return;
         }
     }

@@ -63,7 +63,7 @@ pub fn think(
             Ok(()) => bot.ask(&go, &rules, settings.margin).await,
             Err(f) => Err(f),
         };
-        bot.end_game(false, &settings).await;
+        bot.end_game(None, false, &settings).await;
         Ok(answer.map(|a| (a.mv, a.took.as_secs_f64() * 1000.0)))
     })
 }

@@ -1,4 +1,5 @@
-//! An entrant's page (its versions with their status and errors, head-to-head results, its
+//! An entrant's page (its versions with their status and errors, its rating over its games,
+//! head-to-head results, its
 //! matches; to its owner the upload and test-match forms and the downloads, and its faults),
 //! a version's check report and build log (its owner and the host only), and the two forms.
 
@@ -98,6 +99,7 @@ pub(super) async fn show(
     let generation = *app.0.signals.changed.borrow();
     let ladder = app.0.boards.ladder(generation, store).await?;
     let h2h = crate::ladder::head_to_head(&ladder, &who.name);
+    let rating = crate::domain::history::rating_of(&app, &who.name).await?;
     let matches = store.match_rows(Some(&who.name), 20).await?;
     let owner = seen.visitor.entrant().is_some_and(|e| e.id == who.id);
     let usage = match owner {
@@ -136,6 +138,8 @@ pub(super) async fn show(
             ul id="faults" { @for f in &faults { li { (f) } } }
         }
         @if let Some(usage) = &usage { (owner_forms(&app, &seen, &opponents, usage)) }
+        h2 { "Rating over games played" }
+        (super::rating_chart::chart(&who.name, &rating))
         h2 { "Head to head (ladder games)" }
         @if h2h.is_empty() { p class="note" { "No ladder games yet." } } @else {
             table id="head-to-head" tabindex="0" {

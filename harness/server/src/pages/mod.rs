@@ -27,6 +27,7 @@ mod play_review;
 mod play_rules;
 mod play_text;
 mod play_words;
+mod rating_chart;
 mod reader;
 
 use axum::http::{header, HeaderMap, StatusCode};

@@ -75,7 +75,7 @@ fn the_ladders_changes_are_read_in_the_order_committed_and_only_once() {
         s.fail_match(new, "w", "a fault").await.unwrap();
         assert_eq!(s.ladder_changes(4).await.unwrap(), vec![]);
         let games = s.records_of_matches(&[done[2], done[1]]).await.unwrap();
-        let ids: Vec<i64> = games.iter().map(|g| g.1).collect();
+        let ids: Vec<i64> = games.iter().map(|g| g.match_id).collect();
         assert_eq!(ids, vec![done[1], done[2]]);
     });
 }

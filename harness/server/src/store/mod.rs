@@ -13,6 +13,7 @@ mod quotas;
 mod reads;
 pub mod retry;
 mod sessions;
+mod standings;
 mod workers;
 
 pub use checks::CANCELLED;
@@ -23,6 +24,7 @@ pub use plays::{now_ms, PlayRow};
 pub use quotas::{over as over_quota, Usage};
 pub use reads::MatchRow;
 pub use sessions::SessionOf;
+pub use standings::Kept as KeptStandings;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::AnyPool;

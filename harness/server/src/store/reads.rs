@@ -28,6 +28,31 @@ pub struct MatchRow {
     pub attempts: i64,
 }
 
+/// A game with its match and which versions played it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LadderRecord {
+    pub id: i64,
+    pub match_id: i64,
+    /// Each entrant of the match with the number of its version that played.
+    pub versions: [(String, i64); 2],
+    pub record: String,
+}
+
+const LADDER_RECORD: &str =
+    "SELECT g.id, g.match_id, ea.name, va.number, eb.name, vb.number, g.record \
+     FROM games g JOIN matches m ON m.id = g.match_id \
+     JOIN versions va ON va.id = m.first JOIN entrants ea ON ea.id = va.entrant_id \
+     JOIN versions vb ON vb.id = m.second JOIN entrants eb ON eb.id = vb.entrant_id";
+
+fn ladder_record(r: &sqlx::any::AnyRow) -> LadderRecord {
+    LadderRecord {
+        id: r.get(0),
+        match_id: r.get(1),
+        versions: [(r.get(2), r.get(3)), (r.get(4), r.get(5))],
+        record: r.get(6),
+    }
+}
+
 const MATCH_ROW: &str =
     "SELECT m.id, m.kind, m.state, ea.name, va.number, eb.name, vb.number, m.rules, m.seed, \
      m.reason, m.created, m.worker, m.attempts FROM matches m \
@@ -89,37 +114,34 @@ impl Store {
             .collect())
     }
 
-    /// The games of matches `ids` (listed from the database, never from a request): (id,
-    /// match, record as JSON).
-    pub async fn records_of_matches(
-        &self,
-        ids: &[i64],
-    ) -> Result<Vec<(i64, i64, String)>, StoreError> {
+    /// The games of matches `ids` (listed from the database, never from a request), in the
+    /// order played.
+    pub async fn records_of_matches(&self, ids: &[i64]) -> Result<Vec<LadderRecord>, StoreError> {
         let mut out = Vec::new();
         for chunk in ids.chunks(500) {
             let list: Vec<String> = chunk.iter().map(i64::to_string).collect();
             let rows = sqlx::query(&format!(
-                "SELECT id, match_id, record FROM games WHERE match_id IN ({}) ORDER BY id",
+                "{LADDER_RECORD} WHERE g.match_id IN ({}) ORDER BY g.id",
                 list.join(", ")
             ))
             .fetch_all(&self.pool)
             .await
             .map_err(db)?;
-            out.extend(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))));
+            out.extend(rows.iter().map(ladder_record));
         }
         Ok(out)
     }
 
-    /// The records of the ladder's games (matches done, not tests), in the order played.
-    pub async fn ladder_records(&self) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT g.record FROM games g JOIN matches m ON m.id = g.match_id \
-             WHERE m.state = 'done' AND m.kind = 'ladder' ORDER BY g.id",
-        )
+    /// The records of the ladder's games (matches done, not tests), in the order played, each
+    /// with its match and which version of each entrant played it.
+    pub async fn ladder_records(&self) -> Result<Vec<LadderRecord>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "{LADDER_RECORD} WHERE m.state = 'done' AND m.kind = 'ladder' ORDER BY g.id"
+        ))
         .fetch_all(&self.pool)
         .await
         .map_err(db)?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+        Ok(rows.iter().map(ladder_record).collect())
     }
 
     /// The games of done matches an entrant played (`None`: everyone's), tests included, in
