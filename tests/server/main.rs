@@ -12,6 +12,7 @@ mod harness;
 mod history;
 mod hostile;
 mod ladder;
+mod live;
 mod logs;
 mod markup;
 mod matches;

@@ -26,7 +26,7 @@ pub use boxed::wait_for_dropped_boxes;
 pub use descendants::TOKEN_VAR;
 pub use fault::{describe_exit, Fault};
 pub use game::{play_game, GameSpec, Moved, Played};
-pub use matchrun::{run_match, write_logs, MatchConfig, Score};
+pub use matchrun::{run_match, run_match_watched, swapped, write_logs, MatchConfig, Score};
 pub use process::{BotCommand, BotProcess, Exit, Log, Reply, Shutdown, SpawnError};
 pub use quads_record::{
     BotEntry, EndReason, Failure, ForfeitReason, GameRecord, GameResult, Timing,

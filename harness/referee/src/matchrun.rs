@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 use quads_rules::{ByPlayer, Player};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use tokio::sync::mpsc::UnboundedSender;
 
 use crate::bot::{Bot, BotSpec};
-use crate::game::{play_game, GameSpec};
+use crate::game::{play_game, GameSpec, Moved};
 use crate::process::Log;
 use crate::settings::{MatchError, Settings};
 use quads_record::GameRecord;
@@ -53,6 +54,22 @@ fn output_error(path: &Path) -> impl FnOnce(std::io::Error) -> MatchError + '_ {
 /// bot's and second bot's, whichever seat each had in a game.
 pub async fn run_match(
     config: &MatchConfig,
+    report: impl FnMut(&GameRecord),
+) -> Result<ByPlayer<Score>, MatchError> {
+    run_match_watched(config, None, report).await
+}
+
+/// Whether the configured bots swap seats in game `game` (from 1): the configured first bot
+/// moves first in games 1, 3, 5…
+pub fn swapped(game: u32) -> bool {
+    game % 2 == 0
+}
+
+/// [`run_match`], with `watch` told of each move as it is played (a server showing the match
+/// live).
+pub async fn run_match_watched(
+    config: &MatchConfig,
+    watch: Option<&UnboundedSender<Moved>>,
     mut report: impl FnMut(&GameRecord),
 ) -> Result<ByPlayer<Score>, MatchError> {
     let logs = config.out.join(quads_record::files::LOGS);
@@ -65,8 +82,7 @@ pub async fn run_match(
     let mut outcome = Ok(());
     for game in 1..=config.games {
         let seed = seeds.next_u64();
-        // The configured first bot moves first in games 1, 3, 5…
-        let swapped = game % 2 == 0;
+        let swapped = swapped(game);
         let ByPlayer {
             first: a,
             second: b,
@@ -84,6 +100,7 @@ pub async fn run_match(
         };
         let spec = GameSpec {
             keep_alive: config.keep_alive,
+            watch,
             ..GameSpec::new(game, seed)
         };
         let played = match play_game(seated, &config.settings, spec).await {

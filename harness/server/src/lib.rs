@@ -78,6 +78,7 @@ pub async fn serve(
     signals.queued.notify_one(); // jobs queued before a stop
     let bench = std::sync::Arc::new(ladder::Bench::default());
     let boards = std::sync::Arc::new(ladder::Boards::default());
+    let live = std::sync::Arc::new(ladder::live::Live::default());
     if !config.play_only {
         for n in 1..=config.checks {
             tokio::spawn(pipeline::run(
@@ -95,6 +96,7 @@ pub async fn serve(
                 store.clone(),
                 bench.clone(),
                 signals.clone(),
+                live.clone(),
             ));
         }
         tokio::spawn(ladder::fitter(
@@ -107,7 +109,7 @@ pub async fn serve(
     let demo = config.demo_entrants.clone();
     let client_timeout = config.client_timeout;
     let play_only = config.play_only;
-    let app = domain::App::new(config, store, signals, bench, boards);
+    let app = domain::App::new(config, store, signals, bench, boards, live);
     if !play_only {
         // The bots' turns in the games people play against entrants' bots.
         for n in 1..=app.0.config.turn_workers {
@@ -122,8 +124,16 @@ pub async fn serve(
             .await
             .map_err(|e| ServerError::Demo { why: e.to_string() })?;
     }
+    // At the stop, the watchers of live matches are let go, so their streams end with it.
+    let stop = {
+        let live = app.0.live.clone();
+        async move {
+            stopped().await;
+            live.close();
+        }
+    };
     let app = routes::router(app);
-    http::accept::serve(listener, app, client_timeout, stopped()).await;
+    http::accept::serve(listener, app, client_timeout, stop).await;
     Ok(())
 }
 

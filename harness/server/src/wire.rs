@@ -194,3 +194,45 @@ pub struct Finish {
 pub fn holder(worker: &str, slot: &str) -> String {
     format!("{worker}/{slot}")
 }
+
+/// What a match being played tells its watchers: a move as it is played, a game's end. The
+/// server's own workers give it to crate::ladder::live directly; a remote worker posts it
+/// while it holds the match ([`LiveNews`]).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum News {
+    /// A move of game `game` (from 1), in notation.
+    Moved {
+        /// The game's number in the match.
+        game: u32,
+        /// The move.
+        mv: String,
+    },
+    /// Game `game` ended: its record's result, why, and all its moves (the record's own, so
+    /// a watcher that missed a move is put right).
+    Ended {
+        /// The game's number in the match.
+        game: u32,
+        /// `1-0`, `0-1` or `1/2-1/2`.
+        result: String,
+        /// How it ended, as the record says.
+        reason: String,
+        /// The game's moves, in notation.
+        moves: Vec<String>,
+    },
+}
+
+/// `POST /api/worker/matches/{id}/live`: what the slot's match did since its last post; kept
+/// only while the slot holds the match (and it renews the lease, as a heartbeat does).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LiveNews {
+    /// The slot (as in [`Claim::slot`]).
+    pub slot: String,
+    /// In the order they happened, at most [`MAX_NEWS`].
+    pub news: Vec<News>,
+}
+
+/// The most news one post carries: a worker posts what it has every moment, so a post holds a
+/// fraction of a second of a match.
+pub const MAX_NEWS: usize = 4096;

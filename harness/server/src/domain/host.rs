@@ -152,6 +152,7 @@ pub async fn act(app: &App, id: i64, action: MatchAction) -> Result<Acted, Domai
                     "match {id} is not one, or is over: rerun it instead"
                 )));
             }
+            app.0.live.end(id, None, "cancelled");
             Acted {
                 id,
                 state: "cancelled",

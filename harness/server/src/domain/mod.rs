@@ -24,12 +24,14 @@ pub mod play_shown;
 pub mod refusal;
 pub mod review;
 pub mod versions;
+pub mod watch;
 pub mod workers;
 
 pub use error::DomainError;
 
 use std::sync::Arc;
 
+use crate::ladder::live::Live;
 use crate::ladder::{Bench, Board, Boards};
 use crate::signals::Signals;
 use crate::store::Store;
@@ -47,6 +49,8 @@ pub(crate) struct Inner {
     pub(crate) bench: Arc<Bench>,
     /// The ladder's games read, the last leaderboard and the latest ratings.
     pub(crate) boards: Arc<Boards>,
+    /// The matches being played, as their watchers see them.
+    pub(crate) live: Arc<Live>,
     /// The play page's games' share of the machine, and the puzzle of the day.
     pub(crate) plays: play::Plays,
     /// The play page's finished games' reviews.
@@ -60,6 +64,7 @@ impl App {
         signals: Arc<Signals>,
         bench: Arc<Bench>,
         boards: Arc<Boards>,
+        live: Arc<Live>,
     ) -> App {
         App(Arc::new(Inner {
             config,
@@ -67,6 +72,7 @@ impl App {
             signals,
             bench,
             boards,
+            live,
             plays: play::Plays::default(),
             reviews: review::Reviews::default(),
         }))

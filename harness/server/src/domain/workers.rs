@@ -14,10 +14,10 @@ use quads_rules::Move;
 use super::bot_turns;
 use super::entrants::{check_name, secret};
 use super::{App, DomainError};
-use crate::ladder::worker::{folder, hand_in, judge, next_match, GAMES, LOCAL};
+use crate::ladder::worker::{ended, folder, hand_in, judge, next_match, GAMES, LOCAL};
 use crate::secret::hash;
 use crate::store::MatchJob;
-use crate::wire::{self, Answer, Assignment, Claimed, Side};
+use crate::wire::{self, Answer, Assignment, Claimed, News, Side, MAX_NEWS};
 
 /// A worker added: its name and its token, shown once.
 #[derive(Debug, Clone, Serialize)]
@@ -113,6 +113,13 @@ pub async fn claim(app: &App, slot: &Slot) -> Result<Claimed, DomainError> {
         return Ok(Claimed::default());
     };
     app.0.signals.bump(); // it runs
+    app.0.live.begin(
+        job.id,
+        &slot.0,
+        &job.first_name,
+        &job.second_name,
+        &job.rules,
+    );
     let side = |version, entrant: &str, digest: &str| Side {
         version,
         entrant: entrant.to_owned(),
@@ -178,6 +185,26 @@ pub async fn fail(app: &App, id: i64, slot: &Slot, reason: &str) -> Result<bool,
             .fail_match(id, holder, &format!("worker {holder}: {reason}"))
             .await?;
         app.0.signals.bump();
+        ended(&app.0.store, &app.0.live, id, holder).await;
+    }
+    Ok(held)
+}
+
+/// What the slot's match did since its last post (crate::ladder::live): shown to its
+/// watchers if the slot still holds the match, whose lease it renews as a heartbeat does.
+/// Whether the slot held it.
+pub async fn live(app: &App, id: i64, slot: &Slot, news: Vec<News>) -> Result<bool, DomainError> {
+    if news.len() > MAX_NEWS {
+        return Err(DomainError::Invalid(format!(
+            "at most {MAX_NEWS} news in a post; {} were sent",
+            news.len()
+        )));
+    }
+    let held = heartbeat(app, id, slot).await?;
+    if held {
+        for n in news {
+            app.0.live.news(id, &slot.0, n);
+        }
     }
     Ok(held)
 }
@@ -228,6 +255,7 @@ pub async fn finish(
     }
     let held = hand_in(config, store, &job, &slot.0, &records, false).await?;
     app.0.signals.bump();
+    ended(store, &app.0.live, id, &slot.0).await;
     Ok(held)
 }
 
@@ -248,10 +276,10 @@ fn check_games(
         let r: GameRecord = serde_json::from_value(g.clone())
             .map_err(|e| DomainError::Invalid(format!("game {n}: not a game record: {e}")))?;
         // Game 1 has the match's first version first; game 2 swaps the seats.
-        let seats = if n % 2 == 1 {
-            (&job.first_name, &job.second_name)
-        } else {
+        let seats = if quads_referee::swapped(n) {
             (&job.second_name, &job.first_name)
+        } else {
+            (&job.first_name, &job.second_name)
         };
         let wrong = if r.game != n {
             Some(format!("it is numbered {}", r.game))

@@ -33,6 +33,9 @@
 //! | `POST /api/worker/claim` `{"slot"[, "wait"]}` | a worker | the next bot's turn or match for that slot (crate::wire) |
 //! | `POST /api/worker/turns/{play}/answer` `{"slot", "after", "move", "took_ms"}` or `{…, "fault"}` | the worker holding it | the bot's move in a person's game, or the fault it lost by |
 //! | `POST /api/worker/matches/{id}/heartbeat`, `.../fail` `{"slot"[, "reason"]}` | the worker holding it | renews its lease; gives it up as failed |
+//! | `POST /api/worker/matches/{id}/live` `{"slot", "news"}` | the worker holding it | the moves played since its last post, shown live; renews its lease |
+//! | `GET /matches/{id}/live` | anyone | the match as it is played, as server-sent events (crate::http::live) |
+//! | `GET /live` | anyone | one match being played now, chosen among the closest-rated pairs, then the next, as server-sent events |
 //! | `POST /api/worker/matches/{id}/finish` `{"slot", "games", "logs"}` | the worker holding it | its games and logs, counted once |
 //! | `GET /api/worker/packs/{digest}` | a worker | a version's files, to build it |
 //! | `POST /api/play` `{"mode"[, "rules", "first"]}`, `GET /api/play/{id}`, `POST /api/play/{id}/moves` `{"move", "after"}` | anyone | a game against a level, for two, or the puzzle of the day (crate::domain::play) |
@@ -43,6 +46,7 @@ mod deadline;
 pub(crate) mod export;
 pub(crate) mod guesses;
 mod history;
+mod live;
 pub(crate) mod matches;
 mod per_address;
 mod play;
@@ -118,6 +122,9 @@ pub(crate) fn api(router: Router<App>) -> Router<App> {
         )
         .route("/api/worker/matches/{id}/finish", post(workers::finish))
         .route("/api/worker/matches/{id}/fail", post(workers::fail))
+        .route("/api/worker/matches/{id}/live", post(workers::live))
+        .route("/matches/{id}/live", get(live::one))
+        .route("/live", get(live::now))
         .route("/api/worker/packs/{digest}", get(workers::pack))
         .route("/api/worker/turns/{play}/answer", post(workers::answer))
         .route("/final", get(admin::final_report))

@@ -15,7 +15,7 @@ use serde_json::json;
 use super::{admin, bearer, body, unauthorized, App, Body, UrlPath, Waiter};
 use crate::domain::workers::{self, Slot};
 use crate::secret::{hash, same};
-use crate::wire::{Answer, Claim, Finish, Held, Hold};
+use crate::wire::{Answer, Claim, Finish, Held, Hold, LiveNews};
 use crate::ApiError;
 
 #[derive(Deserialize)]
@@ -103,6 +103,21 @@ pub(super) async fn heartbeat(
     let name = worker(&app, &headers).await?;
     let slot = Slot::new(&name, &body(b)?.slot)?;
     let held = workers::heartbeat(&app, id, &slot).await?;
+    Ok(Json(Held { held }).into_response())
+}
+
+/// `POST /api/worker/matches/{id}/live`: the moves the slot's match played since its last
+/// post, shown to the match's watchers; it renews the lease as a heartbeat does.
+pub(super) async fn live(
+    State(app): State<App>,
+    headers: HeaderMap,
+    UrlPath(id): UrlPath<i64>,
+    b: Body<LiveNews>,
+) -> Result<Response, ApiError> {
+    let name = worker(&app, &headers).await?;
+    let n = body(b)?;
+    let slot = Slot::new(&name, &n.slot)?;
+    let held = workers::live(&app, id, &slot, n.news).await?;
     Ok(Json(Held { held }).into_response())
 }
 

@@ -9,6 +9,7 @@
 
 mod board;
 pub mod history;
+pub mod live;
 mod rated;
 mod standings;
 pub mod turn;

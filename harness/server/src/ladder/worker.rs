@@ -10,13 +10,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use quads_record::{files, ByPlayer, GameRecord, Player};
-use quads_referee::{run_match, BotSpec, MatchConfig, Settings};
+use quads_referee::{run_match_watched, BotSpec, MatchConfig, Moved, Settings};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
 
+use super::live::Live;
 use super::{fill, Bench, LADDER_PAUSED};
 use crate::domain::error::DomainError;
 use crate::signals::Signals;
 use crate::store::retry::until_answered;
 use crate::store::{MatchJob, Store};
+use crate::wire::News;
 use crate::ServerConfig;
 
 /// How often an idle worker looks for work it was not told about (a lease run out), at most.
@@ -41,10 +44,11 @@ pub async fn run(
     store: Store,
     bench: Arc<Bench>,
     signals: Arc<Signals>,
+    live: Arc<Live>,
 ) {
     let mut changed = signals.changed.subscribe();
     loop {
-        match work_once(&name, &config, &store, &bench, &signals).await {
+        match work_once(&name, &config, &store, &bench, &signals, &live).await {
             Ok(true) => signals.bump(),
             Ok(false) => {
                 let _ = tokio::time::timeout(IDLE, changed.changed()).await;
@@ -121,6 +125,7 @@ async fn work_once(
     store: &Store,
     bench: &Bench,
     signals: &Signals,
+    live: &Arc<Live>,
 ) -> Result<bool, DomainError> {
     let Some(job) = next_match(config, store, bench, name).await? else {
         return Ok(false);
@@ -148,7 +153,18 @@ async fn work_once(
         }
     });
     let out = folder(config, job.id);
-    let mut played = play(&config.movetime, &job, &a.bot, &b.bot, out.clone()).await;
+    live.begin(job.id, name, &job.first_name, &job.second_name, &job.rules);
+    let (news, mut told) = unbounded_channel();
+    let shown = tokio::spawn({
+        let (live, name, id) = (live.clone(), name.to_owned(), job.id);
+        async move {
+            while let Some(n) = told.recv().await {
+                live.news(id, &name, n);
+            }
+        }
+    });
+    let mut played = play(&config.movetime, &job, &a.bot, &b.bot, out.clone(), news).await;
+    let _ = shown.await; // every move shown before the match's end
     if let (Ok(records), true) = (&played, config.analysis) {
         // Judged while the lease is held: the games and their marks come together.
         if let Err(why) = judge(out, records.clone()).await {
@@ -170,17 +186,30 @@ async fn work_once(
             until_answered("a failed match", || store.fail_match(job.id, name, &why)).await?;
         }
     }
+    ended(store, live, job.id, name).await;
     Ok(true)
 }
 
+/// Match `id` is no longer played by `holder`: its watchers are told its state as the database
+/// has it now (`done`, `failed`, `cancelled`, or `queued` again).
+pub async fn ended(store: &Store, live: &Live, id: i64, holder: &str) {
+    let state = match store.match_row(id).await {
+        Ok(Some(row)) => row.state,
+        _ => "done".to_owned(),
+    };
+    live.end(id, Some(holder), &state);
+}
+
 /// The match's games, played by the referee in a runtime of its own (also a remote worker's,
-/// crate::remote), into `out`: games.jsonl and the bots' logs.
+/// crate::remote), into `out`: games.jsonl and the bots' logs. `news` is told of each move as
+/// it is played and of each game's end (the match shown live, crate::ladder::live).
 pub async fn play(
     movetime: &str,
     job: &MatchJob,
     a: &BotSpec,
     b: &BotSpec,
     out: std::path::PathBuf,
+    news: UnboundedSender<News>,
 ) -> Result<Vec<GameRecord>, String> {
     let named = |bot: &BotSpec, name: &str| BotSpec {
         name: name.to_owned(),
@@ -214,9 +243,36 @@ pub async fn play(
             .build()
             .map_err(|e| e.to_string())?;
         let mut records = Vec::new();
-        runtime
-            .block_on(run_match(&match_config, |r| records.push(r.clone())))
-            .map_err(|e| e.to_string())?;
+        let (moved, mut moves) = unbounded_channel::<Moved>();
+        let told = |r: &GameRecord| {
+            let _ = news.send(News::Ended {
+                game: r.game,
+                result: r.result.to_string(),
+                reason: r.reason.to_string(),
+                moves: r.moves.clone(),
+            });
+        };
+        let played = runtime.block_on(async {
+            let run = run_match_watched(&match_config, Some(&moved), |r| {
+                told(r);
+                records.push(r.clone());
+            });
+            // A move's news goes as it is played; a game's end carries its moves all the same.
+            // (`moved` outlives the match, so this ends only with it.)
+            let forward = async {
+                while let Some(m) = moves.recv().await {
+                    let mv = m.mv.to_string();
+                    let _ = news.send(News::Moved { game: m.game, mv });
+                }
+                std::future::pending().await
+            };
+            tokio::select! {
+                biased;
+                played = run => played,
+                never = forward => never,
+            }
+        });
+        played.map_err(|e| e.to_string())?;
         Ok(records)
     })
     .await

@@ -14,6 +14,8 @@ use crate::ApiError;
 pub const REPLAY_SCRIPTS: [&str; 4] = ["pieces.js", "replay.js", "viewer.js", "games.js"];
 /// The live pages' script.
 pub const LIVE_SCRIPT: &str = "live.js";
+/// The live matches' board and moves, from their server-sent events.
+pub const WATCH_SCRIPT: &str = "watch.js";
 /// The play page's running clock.
 pub const CLOCK_SCRIPT: &str = "clock.js";
 
@@ -23,6 +25,7 @@ pub(super) async fn file(Path(name): Path<String>) -> Result<Response, PageError
         "site.css" => ("text/css", include_str!("assets/site.css")),
         "live.js" => ("text/javascript", include_str!("assets/live.js")),
         "clock.js" => ("text/javascript", include_str!("assets/clock.js")),
+        "watch.js" => ("text/javascript", include_str!("assets/watch.js")),
         other => match REPLAY_SCRIPTS.iter().position(|s| *s == other) {
             Some(i) => ("text/javascript", SCRIPTS[i]),
             None => return Err(ApiError::new(StatusCode::NOT_FOUND, "no such file").into()),

@@ -10,7 +10,7 @@ use axum::response::Response;
 use maud::{html, Markup};
 
 use super::assets::LIVE_SCRIPT;
-use super::{badge, page, PageError, Seen};
+use super::{badge, live, page, PageError, Seen};
 use crate::domain::App;
 use crate::ladder::Standings;
 use crate::store::MatchRow;
@@ -84,6 +84,11 @@ pub(super) async fn home(
         .map_or_else(|| now.as_ref().expect("one of them"), |p| &p.1);
     let (games, rated, rows) = (board.games, board.rated, &board.rows);
     let matches = app.0.store.match_rows(None, 20).await?;
+    // The game shown playing now: the stream (`/live`) follows it, then the next.
+    let playing = match crate::domain::watch::chosen(&app).await {
+        Some(id) => app.0.live.watch(id).map(|(now, _)| now).unwrap_or_default(),
+        None => Vec::new(),
+    };
     let live = format!("/api/leaderboard?games={}&wait=60", games + 1);
     let body = html! {
         div class="views" {
@@ -131,10 +136,18 @@ pub(super) async fn home(
             }
         }
         @if rows.is_empty() { p class="note" { "No games yet: the ladder starts once two bots are admitted." } }
+        @if past.is_none() {
+            h2 { "Playing now" }
+            (live::section(&playing, "/live", true))
+        }
         h2 { "Latest matches" }
         (match_table(&matches))
     };
-    Ok(page(&app, &seen, "Leaderboard", body, &[LIVE_SCRIPT]))
+    let mut scripts = vec![LIVE_SCRIPT];
+    if past.is_none() {
+        scripts.extend(live::LIVE_SCRIPTS);
+    }
+    Ok(page(&app, &seen, "Leaderboard", body, &scripts))
 }
 
 /// Matches as a table, each linking to its page.

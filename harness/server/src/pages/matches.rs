@@ -1,7 +1,7 @@
 //! `/matches/{id}`: a match, the command that replays it locally, its games listed and
 //! replayed as report.html does (the report's own section and scripts, with the solver's
-//! marks when the server judges its matches), live while it is played; to the host, rerun and
-//! cancel.
+//! marks when the server judges its matches), live while it is played (its moves as they come,
+//! crate::pages::live); to the host, rerun and cancel.
 
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -10,7 +10,7 @@ use maud::{html, PreEscaped};
 use quads_reports::html::{games_data, DATA_ID, GAMES_SECTION, REPLAY_DIALOG};
 
 use super::assets::{LIVE_SCRIPT, REPLAY_SCRIPTS};
-use super::{badge, PageError, Seen};
+use super::{badge, live, PageError, Seen};
 use crate::domain::matches::{no_match, replay, replayed};
 use crate::domain::App;
 use crate::session::Visitor;
@@ -31,6 +31,7 @@ pub(super) async fn show(
         )
     });
     let pending = matches!(row.state.as_str(), "queued" | "running");
+    let frames = app.0.live.watch(id).map(|(now, _)| now).unwrap_or_default();
     let live = format!("/api/matches/{id}?wait=60&from={}", row.state);
     let body = html! {
         dl class="facts" id="match" data-live=[pending.then_some(&live)] data-live-key="match.state" data-live-now=(row.state) {
@@ -55,6 +56,10 @@ pub(super) async fn show(
                 button type="submit" { "cancel" }
             }
         }
+        @if pending {
+            h3 { "Live" }
+            (live::section(&frames, &format!("/matches/{id}/live"), false))
+        }
         @if let Some(data) = &data {
             (PreEscaped(GAMES_SECTION))
             (PreEscaped(REPLAY_DIALOG))
@@ -67,6 +72,13 @@ pub(super) async fn show(
     let mut scripts: Vec<&str> = Vec::new();
     if data.is_some() {
         scripts.extend(REPLAY_SCRIPTS);
+    }
+    if pending {
+        for s in live::LIVE_SCRIPTS {
+            if !scripts.contains(&s) {
+                scripts.push(s);
+            }
+        }
     }
     if pending || data.is_none() {
         scripts.push(LIVE_SCRIPT);

@@ -21,6 +21,7 @@ mod admin;
 mod assets;
 mod board;
 mod entrant;
+mod live;
 mod matches;
 mod play;
 mod play_review;

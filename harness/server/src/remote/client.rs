@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::wire::{Answer, Claim, Claimed, Finish, Held, Hold};
+use crate::wire::{Answer, Claim, Claimed, Finish, Held, Hold, LiveNews, News};
 
 /// Why a call failed.
 #[derive(Debug, thiserror::Error)]
@@ -112,6 +112,20 @@ impl Client {
             &Hold {
                 slot: self.slot(slot),
                 reason: None,
+            },
+            HEARTBEAT,
+        )?;
+        Ok(h.held)
+    }
+
+    /// Tells the server what the slot's match did since the last post (shown live): whether the
+    /// slot still holds the match.
+    pub fn live(&self, id: i64, slot: u32, news: Vec<News>) -> Result<bool, CallError> {
+        let h: Held = self.post(
+            &format!("/api/worker/matches/{id}/live"),
+            &LiveNews {
+                slot: self.slot(slot),
+                news,
             },
             HEARTBEAT,
         )?;

@@ -25,7 +25,7 @@ use quads_record::GameRecord;
 use crate::ladder::worker::{heartbeat_every, play};
 use crate::ladder::Ready;
 use crate::store::MatchJob;
-use crate::wire::{self, Assignment, Finish, Side, MAX_SLOTS};
+use crate::wire::{self, Assignment, Finish, Side, MAX_NEWS, MAX_SLOTS};
 
 /// How a remote worker runs.
 #[derive(Clone, Debug)]
@@ -308,7 +308,7 @@ impl Shared<'_> {
                 }
             })
         };
-        let played = self.build_and_play(a);
+        let played = self.build_and_play(a, slot);
         // The heartbeat stops at its next tick (not joined: a call in flight may take a while).
         drop(stop);
         drop(beat);
@@ -360,7 +360,7 @@ impl Shared<'_> {
         done
     }
 
-    fn build_and_play(&self, a: &Assignment) -> Result<Vec<GameRecord>, String> {
+    fn build_and_play(&self, a: &Assignment, slot: u32) -> Result<Vec<GameRecord>, String> {
         let first = self.built(&a.event, &a.first)?;
         let second = self.built(&a.event, &a.second)?;
         let job = MatchJob {
@@ -379,7 +379,35 @@ impl Shared<'_> {
             .enable_all()
             .build()
             .map_err(|e| e.to_string())?;
-        runtime.block_on(play(&a.event.movetime, &job, &first.bot, &second.bot, out))
+        // The match's moves go to the server as they are played, what came meanwhile in one
+        // post, and all of them before the games are handed in. Best effort: a post that fails
+        // loses only what a watcher would have seen early (a game's end carries its moves).
+        let (news, mut told) = tokio::sync::mpsc::unbounded_channel();
+        let poster = {
+            let (client, id) = (self.client.clone(), a.id);
+            std::thread::spawn(move || {
+                while let Some(first) = told.blocking_recv() {
+                    let mut batch = vec![first];
+                    while batch.len() < MAX_NEWS {
+                        match told.try_recv() {
+                            Ok(n) => batch.push(n),
+                            Err(_) => break,
+                        }
+                    }
+                    let _ = client.live(id, slot, batch);
+                }
+            })
+        };
+        let played = runtime.block_on(play(
+            &a.event.movetime,
+            &job,
+            &first.bot,
+            &second.bot,
+            out,
+            news,
+        ));
+        let _ = poster.join();
+        played
     }
 
     /// The version built and checked here, from its pack (fetched once, checked against its
