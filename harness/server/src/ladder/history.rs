@@ -12,6 +12,7 @@ use tokio::time::Instant;
 
 use super::board::{Standings, View};
 use super::standings::{Ladder, Rated};
+use crate::store::retry::until_answered;
 use crate::store::{now_ms, KeptStandings, Store};
 
 /// A fit as the history gives it: when it was made, the highest id of the games it fitted
@@ -80,10 +81,16 @@ impl History {
         let Some(fit) = self.waiting.take() else {
             return;
         };
-        match store.keep_standings(&fit).await {
+        // Asked again while the database blinks (a busy SQLite, a PostgreSQL restart): a fit
+        // the board publishes is in the history first, the last one always. (Safe to repeat:
+        // a fit kept twice is the same standings at the same moment.)
+        match until_answered("a fit of the leaderboard's history", || {
+            store.keep_standings(&fit)
+        })
+        .await
+        {
             Ok(()) => self.last = Some(Instant::now()),
             Err(e) => {
-                // Tried again with the next fit.
                 tracing::error!(error = %e, "the leaderboard's history cannot keep a fit");
             }
         }
