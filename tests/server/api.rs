@@ -60,8 +60,9 @@ fn every_call_refuses_whom_it_is_not_for_and_bad_input_in_one_line() {
     let no_token = "give your token (Authorization: Bearer TOKEN) or log in";
     let host_only = "only the host may do this";
     // Who may call: (method, path, body).
-    let entrants: [(&str, &str, Option<&str>); 8] = [
+    let entrants: [(&str, &str, Option<&str>); 9] = [
         ("GET", "/api/me", None),
+        ("POST", "/api/me/webhook", Some(r#"{"url": null}"#)),
         ("GET", "/api/me/games.jsonl", None),
         ("POST", "/api/versions", None),
         ("GET", "/api/versions/1", None),
@@ -70,8 +71,9 @@ fn every_call_refuses_whom_it_is_not_for_and_bad_input_in_one_line() {
         ("POST", "/api/matches", Some(r#"{"opponent": "bo"}"#)),
         ("GET", "/api/matches/1/logs/game-0001-first-ann.log", None),
     ];
-    let hosts: [(&str, &str, Option<&str>); 6] = [
+    let hosts: [(&str, &str, Option<&str>); 7] = [
         ("POST", "/api/invites", None),
+        ("GET", "/api/admin/hooks", None),
         ("GET", "/api/games.jsonl", None),
         ("POST", "/api/admin/switches", Some(r#"{"frozen": true}"#)),
         (
@@ -96,7 +98,10 @@ fn every_call_refuses_whom_it_is_not_for_and_bad_input_in_one_line() {
     }
     // Nothing the refusals asked for happened.
     assert_eq!(server.get("/api/matches", None).1, json!({ "matches": [] }));
-    assert_eq!(server.me(&ann).1, json!({ "name": "ann", "versions": [] }));
+    assert_eq!(
+        server.me(&ann).1,
+        json!({ "name": "ann", "versions": [], "webhook": null })
+    );
     // Bad input.
     let bad: [Bad; 12] = [
         (

@@ -29,6 +29,7 @@ mod stalls;
 mod uploads;
 mod visitor;
 mod web;
+mod webhooks;
 mod workers;
 
 #[path = "../common/browser.rs"]

@@ -65,7 +65,7 @@ fn forms_need_their_csrf_token_and_a_cookie_never_acts_through_the_api() {
     assert!(ann.cookies.contains_key("quads_session"));
     assert_eq!(
         ann.api("/api/me").1,
-        json!({ "name": "ann", "versions": [] })
+        json!({ "name": "ann", "versions": [], "webhook": null })
     );
     // The invite was used by that one sign-up.
     let mut bo = Visitor::new(&server);
@@ -75,6 +75,8 @@ fn forms_need_their_csrf_token_and_a_cookie_never_acts_through_the_api() {
     // The visit's token no longer passes once logged in: the session's does.
     let visit_token = csrf_in(&page.body).unwrap();
     let a = ann.post_raw("/test-match", &[("opponent", "bo"), ("csrf", &visit_token)]);
+    assert_eq!(a.status, 403, "{}", a.body);
+    let a = ann.post_raw("/webhook", &[("url", ""), ("csrf", &visit_token)]);
     assert_eq!(a.status, 403, "{}", a.body);
     // A cookie alone never acts through the API: its POST calls take a token.
     let a = ann.post_raw("/api/matches", &[]);

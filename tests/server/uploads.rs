@@ -11,7 +11,13 @@ fn entrants_sign_up_upload_and_download_their_versions() {
     let server = start(&write_config(dir.path()));
     let ann = server.entrant("ann");
     let (code, me) = server.me(&ann);
-    assert_eq!((code, me), (200, json!({ "name": "ann", "versions": [] })));
+    assert_eq!(
+        (code, me),
+        (
+            200,
+            json!({ "name": "ann", "versions": [], "webhook": null })
+        )
+    );
     let folder = bot_folder(dir.path(), "ann");
     let (code, out, err) = server.submit(&ann, &folder);
     assert_eq!(code, 0, "{err}");

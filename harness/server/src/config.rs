@@ -30,6 +30,12 @@
 //! upload_bytes = 8388608               # the largest upload (8 MiB)
 //! unpacked_bytes = 67108864            # what it may unpack to (64 MiB)
 //! files = 2000                         # and how many files
+//! [webhooks]                           # word to entrants and the host (crate::hooks)
+//! allow = ["https://discord.com/api/webhooks/", "https://hooks.slack.com/"]
+//!                                      # where a webhook may point (none: no webhooks)
+//! host = "https://hooks.slack.com/services/…"   # the host's own (one `allow` lists)
+//! timeout = "5s"                       # a hook's time to answer
+//! off = false                          # true: nothing is queued or sent
 //! [quotas]                             # each entrant's, set by the host
 //! uploads_per_hour = 20                # versions uploaded in any hour
 //! stored_bytes = 268435456             # its versions' files, unpacked, all told (256 MiB)
@@ -98,6 +104,74 @@ impl Default for Quotas {
     }
 }
 
+/// Word to entrants and the host by webhook (crate::hooks). Nothing is sent anywhere `allow`
+/// does not list.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Webhooks {
+    /// The beginnings a webhook's address must have, each a scheme, a host and a path that
+    /// ends with `/` (`https://discord.com/api/webhooks/`), so a server is not made a way to
+    /// reach its own network. None: no webhooks.
+    #[serde(default)]
+    pub allow: Vec<String>,
+    /// The host's own webhook.
+    pub host: Option<String>,
+    /// How long a hook has to answer (default [`WEBHOOK_TIMEOUT`]).
+    timeout: Option<String>,
+    /// Nothing is queued or sent (the host turned them off).
+    #[serde(default)]
+    pub off: bool,
+}
+
+/// The longest address a webhook may have.
+pub const WEBHOOK_URL_MAX: usize = 2000;
+
+impl Webhooks {
+    /// Whether a message may be sent to `url`: webhooks are on and `allow` lists its beginning.
+    pub fn allows(&self, url: &str) -> bool {
+        !self.off
+            && url.len() <= WEBHOOK_URL_MAX
+            && !url.chars().any(|c| c.is_whitespace() || c.is_control())
+            && self.allow.iter().any(|a| url.starts_with(a.as_str()))
+    }
+
+    /// How long a hook has to answer.
+    pub fn timeout(&self) -> std::time::Duration {
+        let text = self.timeout.as_deref().unwrap_or(WEBHOOK_TIMEOUT);
+        quads_referee::parse_duration(text).unwrap_or(std::time::Duration::from_secs(5))
+    }
+
+    /// Why the section is wrong, if it is.
+    fn check(&self) -> Result<(), String> {
+        for a in &self.allow {
+            let rest = a
+                .strip_prefix("https://")
+                .or_else(|| a.strip_prefix("http://"));
+            // The host ends at the first `/`: an entry without one would also allow
+            // `https://hooks.slack.com.attacker.example/`.
+            if !rest.is_some_and(|r| r.find('/').is_some_and(|i| i > 0)) || !a.ends_with('/') {
+                return Err(format!(
+                    "webhooks.allow `{a}` is not a scheme, host and path ending with / such as https://hooks.slack.com/"
+                ));
+            }
+        }
+        if let Some(host) = &self.host {
+            if !self.off && !self.allows(host) {
+                return Err(format!(
+                    "webhooks.host `{host}` is not an address webhooks.allow lists"
+                ));
+            }
+        }
+        let timeout = self.timeout.as_deref().unwrap_or(WEBHOOK_TIMEOUT);
+        match quads_referee::parse_duration(timeout) {
+            Ok(d) if !d.is_zero() => Ok(()),
+            _ => Err(format!(
+                "webhooks.timeout `{timeout}` is not a duration such as 5s"
+            )),
+        }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
@@ -128,6 +202,8 @@ struct File {
     limits: Limits,
     #[serde(default)]
     quotas: Quotas,
+    #[serde(default)]
+    webhooks: Webhooks,
 }
 
 /// A checked config.
@@ -186,6 +262,8 @@ pub struct ServerConfig {
     /// How long a client may take to send a request's headers, or between two parts of its
     /// body, before its connection is closed (crate::http::accept).
     pub client_timeout: std::time::Duration,
+    /// Word to entrants and the host by webhook.
+    pub webhooks: Webhooks,
     /// No event: the server serves only the play page and its API (`quads serve` with no
     /// config), with no pipeline, ladder or accounts.
     pub play_only: bool,
@@ -218,8 +296,13 @@ pub const PLAY_STARTS: u32 = 30;
 pub const CLIENT_TIMEOUT: &str = "20s";
 /// A worker's lease, by default.
 pub const LEASE: &str = "60s";
+/// A webhook's time to answer, by default.
+pub const WEBHOOK_TIMEOUT: &str = "5s";
 /// How often the leaderboard's history keeps a fit, at most, by default.
 pub const HISTORY_EVERY: &str = "60s";
+/// The final's Slurm run, in the final's folder: its shards, and their merge in `merged`
+/// (configs/slurm/submit.sh's layout).
+pub const FINAL_SLURM: &str = "slurm";
 /// The fewest characters an admin token may have.
 pub const MIN_ADMIN_TOKEN: usize = 16;
 
@@ -323,7 +406,9 @@ impl ServerConfig {
                 )))
             }
         };
+        file.webhooks.check().map_err(bad)?;
         Ok(ServerConfig {
+            webhooks: file.webhooks,
             lease,
             history_every,
             client_timeout,
@@ -370,6 +455,28 @@ impl ServerConfig {
         // Only this machine reaches the loopback: its games are its own user's, unbounded.
         config.play_starts = 0;
         Ok(config)
+    }
+
+    /// The final tournament's folder: its snapshot, config and runs.
+    pub fn final_folder(&self) -> PathBuf {
+        self.data.join("final")
+    }
+
+    /// The final's report: the one machine's run (`out`, as the snapshot's config says) or the
+    /// Slurm shards' merge (`slurm/merged`), whichever was written last.
+    pub fn final_report(&self) -> PathBuf {
+        let dir = self.final_folder();
+        let file = quads_reports::html::REPORT_FILE;
+        let candidates = [
+            dir.join("out").join(file),
+            dir.join(FINAL_SLURM).join("merged").join(file),
+        ];
+        let written = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        candidates
+            .iter()
+            .filter_map(|p| Some((written(p)?, p.clone())))
+            .max()
+            .map_or_else(|| candidates[0].clone(), |(_, p)| p)
     }
 
     /// The event's rules for building and checking a version (a remote worker gets them too).

@@ -13,6 +13,7 @@ pub mod config;
 mod demo;
 mod domain;
 mod error;
+mod hooks;
 mod http;
 mod ladder;
 pub mod memory;
@@ -99,6 +100,8 @@ pub async fn serve(
                 live.clone(),
             ));
         }
+        // Word to entrants and the host, from the queue (crate::hooks).
+        tokio::spawn(hooks::run(config.clone(), store.clone()));
         tokio::spawn(ladder::fitter(
             boards.clone(),
             store.clone(),

@@ -16,6 +16,7 @@ use quads_record::files::ENTRANTS_JSON;
 use quads_tournament::{EntrantsEvent, EventTime};
 use tokio::sync::Notify;
 
+use crate::hooks;
 use crate::ladder::{Bench, Ready};
 use crate::signals::Signals;
 use crate::store::retry::until_answered;
@@ -54,7 +55,15 @@ pub async fn run(
                 // says why (superseded, cancelled).
                 let (status, reason, ready) = check(&config, &job, stop).await;
                 signals.done(job.id);
-                write_verdict(&store, &bench, &job, status, &reason, ready).await;
+                if write_verdict(&store, &bench, &job, status, &reason, ready).await {
+                    let word = hooks::Word::Checked {
+                        entrant: job.entrant.clone(),
+                        version: job.version,
+                        admitted: status == "admitted",
+                        reason: reason.clone(),
+                    };
+                    hooks::tell(&config, &store, word).await;
+                }
                 signals.bump();
             }
             Ok(None) => signals.queued.notified().await,
@@ -70,7 +79,8 @@ pub async fn run(
 /// entrant's active version. Each write is tried again while the database fails
 /// (crate::store::retry): a verdict is never dropped, which would leave its version `checking`
 /// until the server's next start. Both writes may be repeated (`Store::finish` takes its own
-/// verdict again as written; making a version active twice is making it active).
+/// verdict again as written; making a version active twice is making it active). Whether the
+/// verdict was written (a check stopped is not).
 async fn write_verdict(
     store: &Store,
     bench: &Bench,
@@ -78,7 +88,7 @@ async fn write_verdict(
     status: &'static str,
     reason: &str,
     ready: Option<Ready>,
-) {
+) -> bool {
     let mut done =
         until_answered("a check's verdict", || store.finish(job.id, status, reason)).await;
     if let (Some(bot), Ok(true)) = (ready, &done) {
@@ -89,6 +99,7 @@ async fn write_verdict(
             .await
             .map(|()| true);
     }
+    let written = matches!(done, Ok(true));
     match done {
         Ok(false) => tracing::info!(
             job = job.id,
@@ -109,6 +120,7 @@ async fn write_verdict(
             "a check's result cannot be written"
         ),
     }
+    written
 }
 
 /// Builds and checks one version: (`admitted` or `failed`, the reason in one line, the

@@ -78,3 +78,25 @@ pub async fn named(app: &App, name: &str) -> Result<Entrant, DomainError> {
         .await?
         .ok_or_else(|| DomainError::NotFound(format!("no entrant `{name}`")))
 }
+
+/// Sets (or, with none, removes) `who`'s webhook, which the event's config must allow
+/// (crate::hooks): its word on its versions, its pauses and its test matches goes there.
+pub async fn set_webhook(app: &App, who: &Entrant, url: Option<&str>) -> Result<(), DomainError> {
+    let hooks = &app.0.config.webhooks;
+    if let Some(url) = url {
+        if !hooks.allows(url) {
+            return Err(DomainError::Invalid(
+                if hooks.off || hooks.allow.is_empty() {
+                    "this event sends no webhooks".to_owned()
+                } else {
+                    format!(
+                        "this event sends webhooks only to addresses beginning {}",
+                        hooks.allow.join(", ")
+                    )
+                },
+            ));
+        }
+    }
+    app.0.store.set_webhook(&who.name, url).await?;
+    Ok(())
+}

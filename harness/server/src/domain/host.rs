@@ -8,6 +8,8 @@ use serde::Serialize;
 
 use super::versions::FROZEN;
 use super::{App, DomainError};
+use crate::config::FINAL_SLURM;
+use crate::hooks::{self, Word};
 use crate::ladder::LADDER_PAUSED;
 use crate::pipeline::settings;
 
@@ -33,9 +35,14 @@ pub async fn set_switches(
     frozen: Option<bool>,
     ladder_paused: Option<bool>,
 ) -> Result<(), DomainError> {
+    let store = &app.0.store;
     for (name, on) in [(FROZEN, frozen), (LADDER_PAUSED, ladder_paused)] {
         if let Some(on) = on {
-            app.0.store.set_switch(name, on).await?;
+            let was = store.switch(name).await?;
+            store.set_switch(name, on).await?;
+            if was != on {
+                hooks::tell(&app.0.config, store, Word::Switch { name, on }).await;
+            }
         }
     }
     app.0.signals.bump();
@@ -166,7 +173,7 @@ pub async fn act(app: &App, id: i64, action: MatchAction) -> Result<Acted, Domai
 
 /// The final's folder: `DATA/final`.
 pub fn final_folder(app: &App) -> std::path::PathBuf {
-    app.0.config.data.join("final")
+    app.0.config.final_folder()
 }
 
 /// An entrant's version in the final.
@@ -259,23 +266,7 @@ pub async fn snapshot(app: &App) -> Result<Snapshot, DomainError> {
 /// Game pairs per pairing per variant in the final tournament's config (the host may edit it).
 pub const FINAL_PAIRS: u32 = 10;
 
-/// The final's Slurm run, in the final's folder: its shards, and their merge in `merged`
-/// (configs/slurm/submit.sh's layout).
-pub const FINAL_SLURM: &str = "slurm";
-
-/// The final's report: the one machine's run (`out`, as the snapshot's config says) or the
-/// Slurm shards' merge (`slurm/merged`), whichever was written last.
+/// The final's report (crate::config::ServerConfig::final_report).
 pub fn final_report_file(app: &App) -> std::path::PathBuf {
-    let dir = final_folder(app);
-    let file = quads_reports::html::REPORT_FILE;
-    let candidates = [
-        dir.join("out").join(file),
-        dir.join(FINAL_SLURM).join("merged").join(file),
-    ];
-    let written = |p: &std::path::Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    candidates
-        .iter()
-        .filter_map(|p| Some((written(p)?, p.clone())))
-        .max()
-        .map_or_else(|| candidates[0].clone(), |(_, p)| p)
+    app.0.config.final_report()
 }

@@ -60,6 +60,19 @@ pub(super) async fn entrant(
     Ok(Json(json!({ "name": name, "disabled": d.disabled })).into_response())
 }
 
+/// `GET /api/admin/hooks`: the last webhook messages, the newest first.
+pub(super) async fn hooks(
+    State(app): State<App>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    admin(&app, &headers).await?;
+    let hooks = app.0.store.hooks_log(HOOKS_SHOWN).await?;
+    Ok(Json(json!({ "hooks": hooks })).into_response())
+}
+
+/// Webhook messages the host is shown.
+const HOOKS_SHOWN: i64 = 200;
+
 pub(super) async fn match_action(
     State(app): State<App>,
     headers: HeaderMap,

@@ -21,6 +21,8 @@
 //! | `GET /api/matches/{id}/logs/{file}` | the bot's owner, the host | a bot's stderr in one game |
 //! | `POST /api/matches` `{"opponent"[, "rules"]}` | an entrant | a test match against another's active version, now (not rated) |
 //! | `GET /api/me/games.jsonl` | an entrant | its games |
+//! | `POST /api/me/webhook` `{"url"}` | an entrant | its webhook (an address the config's `webhooks.allow` lists), or none with null (crate::hooks) |
+//! | `GET /api/admin/hooks` | the host | the last 200 webhook messages: where, what, tries, sent or given up, the last error |
 //! | `GET /api/games.jsonl` | the host | every game |
 //! | `POST /api/admin/switches` `{"frozen", "ladder_paused"}` | the host | freezes uploads, pauses the ladder (or not) |
 //! | `POST /api/admin/entrants/{name}` `{"disabled": "why" or null}` | the host | disables an entrant (or enables it) |
@@ -87,6 +89,8 @@ pub(crate) fn api(router: Router<App>) -> Router<App> {
         .route("/api/invites", post(invite))
         .route("/api/entrants", post(sign_up))
         .route("/api/me", get(me))
+        .route("/api/me/webhook", post(set_webhook))
+        .route("/api/admin/hooks", get(admin::hooks))
         .route("/api/me/games.jsonl", get(matches::my_games))
         .route("/api/games.jsonl", get(matches::all_games))
         .route("/api/versions", post(versions::upload))
@@ -226,7 +230,26 @@ async fn sign_up(
 async fn me(State(app): State<App>, headers: HeaderMap) -> Result<Response, ApiError> {
     let who = reader(&app, &headers).await?;
     let versions = app.0.store.versions(who.id).await?;
-    Ok(Json(json!({ "name": who.name, "versions": versions })).into_response())
+    let webhook = app.0.store.webhook(&who.name).await?;
+    Ok(Json(json!({ "name": who.name, "versions": versions, "webhook": webhook })).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Webhook {
+    url: Option<String>,
+}
+
+/// `POST /api/me/webhook` `{"url"}`: the entrant's webhook set, or removed with null.
+async fn set_webhook(
+    State(app): State<App>,
+    headers: HeaderMap,
+    b: Body<Webhook>,
+) -> Result<Response, ApiError> {
+    let who = entrant(&app, &headers).await?;
+    let url = body(b)?.url;
+    crate::domain::entrants::set_webhook(&app, &who, url.as_deref()).await?;
+    Ok(Json(json!({ "name": who.name, "webhook": url })).into_response())
 }
 
 /// A long poll: look, and while the answer is not the awaited one, wait for a change (or the

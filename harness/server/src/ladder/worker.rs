@@ -16,6 +16,7 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
 use super::live::Live;
 use super::{fill, Bench, LADDER_PAUSED};
 use crate::domain::error::DomainError;
+use crate::hooks::{self, Word};
 use crate::signals::Signals;
 use crate::store::retry::until_answered;
 use crate::store::{MatchJob, Store};
@@ -114,6 +115,18 @@ pub async fn hand_in(
     }
     for (version, entrant) in [(job.first, &job.first_name), (job.second, &job.second_name)] {
         streak(config, store, version, entrant).await?;
+    }
+    // A test match is over: word to the entrant who asked for it (its first).
+    if let Ok(Some(row)) = store.match_row(job.id).await {
+        if row.kind == "test" {
+            let word = Word::TestMatch {
+                entrant: job.first_name.clone(),
+                opponent: job.second_name.clone(),
+                id: job.id,
+                results: records.iter().map(|r| r.result.to_string()).collect(),
+            };
+            hooks::tell(config, store, word).await;
+        }
     }
     Ok(true)
 }
@@ -343,10 +356,20 @@ async fn streak(
     })
     .await?;
     if let Some(reason) = paused_why(n, &recent, entrant)? {
-        until_answered("a version's pause", || {
+        let paused = until_answered("a version's pause", || {
             store.pause_version(version, &reason)
         })
         .await?;
+        if paused {
+            if let Ok(number) = store.version_number(version).await {
+                let word = Word::Paused {
+                    entrant: entrant.to_owned(),
+                    version: number,
+                    reason,
+                };
+                hooks::tell(config, store, word).await;
+            }
+        }
     }
     Ok(())
 }

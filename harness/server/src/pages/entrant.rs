@@ -48,6 +48,7 @@ fn owner_forms(
     seen: &Seen,
     opponents: &[String],
     usage: &crate::store::Usage,
+    webhook: Option<&str>,
 ) -> Markup {
     let q = &app.0.config.quotas;
     html! {
@@ -82,9 +83,45 @@ fn owner_forms(
                 button type="submit" { "play a test match (not rated)" }
             }
         }
+        h2 { "Word by webhook" }
+        @let hooks = &app.0.config.webhooks;
+        @if hooks.off || hooks.allow.is_empty() {
+            p class="note" { "This event sends no webhooks." }
+        } @else {
+            form class="box" id="webhook" method="post" action="/webhook" {
+                (seen.field())
+                label { "your webhook (Discord or Slack) " input type="url" name="url" value=[webhook] size="40"; }
+                button type="submit" { "save" }
+                p class="note" {
+                    "A message when a version is admitted or fails, when your bot is paused, when your test match is over, when the ladder is frozen or paused, and when the final is published. "
+                    "Addresses beginning " (hooks.allow.join(", ")) " only; empty to stop them."
+                }
+            }
+        }
         h2 { "Downloads" }
         p { a href="/api/me/games.jsonl" { "all my games (games.jsonl)" } }
     }
+}
+
+#[derive(Deserialize)]
+pub(super) struct Webhook {
+    url: Option<String>,
+    csrf: Option<String>,
+}
+
+/// `POST /webhook`: the owner's webhook set from its page (empty: removed).
+pub(super) async fn webhook(
+    State(app): State<App>,
+    headers: HeaderMap,
+    f: Form<Webhook>,
+) -> Result<Response, PageError> {
+    let f = form(f)?;
+    check_csrf(&headers, f.csrf.as_deref())?;
+    let seen = Seen::of(&app, &headers).await?;
+    let who = entrant_of(&seen)?;
+    let url = f.url.as_deref().map(str::trim).filter(|u| !u.is_empty());
+    crate::domain::entrants::set_webhook(&app, &who, url).await?;
+    Ok(see_other(&format!("/entrants/{}#webhook", who.name)))
 }
 
 pub(super) async fn show(
@@ -104,6 +141,10 @@ pub(super) async fn show(
     let owner = seen.visitor.entrant().is_some_and(|e| e.id == who.id);
     let usage = match owner {
         true => Some(store.usage(who.id).await?),
+        false => None,
+    };
+    let webhook = match owner {
+        true => store.webhook(&who.name).await?,
         false => None,
     };
     let opponents: Vec<String> = store
@@ -137,7 +178,7 @@ pub(super) async fn show(
             h2 { "Faults in its latest games" }
             ul id="faults" { @for f in &faults { li { (f) } } }
         }
-        @if let Some(usage) = &usage { (owner_forms(&app, &seen, &opponents, usage)) }
+        @if let Some(usage) = &usage { (owner_forms(&app, &seen, &opponents, usage, webhook.as_deref())) }
         h2 { "Rating over games played" }
         (super::rating_chart::chart(&who.name, &rating))
         h2 { "Head to head (ladder games)" }

@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | `/` | anyone | the leaderboard (live) and the latest matches |
 //! | `/login`, `/signup`, `/logout` | anyone | log in with a token; sign up (with an invite); log out |
-//! | `/entrants/{name}` | anyone; more to its owner | versions and their status, head-to-head, matches; to the owner the upload and test-match forms, downloads |
+//! | `/entrants/{name}` | anyone; more to its owner | versions and their status, head-to-head, matches; to the owner the upload, test-match and webhook forms, downloads |
 //! | `/entrants/{name}/versions/{n}` | its owner, the host | the check's report and the build log |
 //! | `/matches/{id}` | anyone | the match, its games with the report's replay, the command that replays it |
 //! | `/play`, `/play/{id}` | anyone | a game against a level, two players or the puzzle, in the visitor's language and view (`reader.rs`) |
@@ -72,6 +72,7 @@ pub fn routes() -> Router<App> {
         .route("/entrants/{name}/versions/{n}", get(entrant::version_page))
         .route("/upload", post(entrant::upload))
         .route("/test-match", post(entrant::test_match))
+        .route("/webhook", post(entrant::webhook))
         .route("/matches/{id}", get(matches::show))
         .route("/admin", get(admin::show))
         .route("/admin/{action}", post(admin::act))

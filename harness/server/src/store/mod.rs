@@ -6,6 +6,7 @@
 
 mod checks;
 mod error;
+mod hooks;
 mod jobs;
 mod matches;
 mod plays;
@@ -18,6 +19,7 @@ mod workers;
 
 pub use checks::CANCELLED;
 pub use error::{OverQuota, StoreError};
+pub use hooks::Hook;
 pub use jobs::Job;
 pub use matches::{Kind, MatchJob};
 pub use plays::{now_ms, PlayRow};
@@ -357,14 +359,24 @@ impl Store {
     }
 
     /// Stops the ladder playing a version, with the reason.
-    pub async fn pause_version(&self, version: i64, reason: &str) -> Result<(), StoreError> {
-        sqlx::query("UPDATE versions SET paused = $1 WHERE id = $2 AND paused IS NULL")
+    pub async fn pause_version(&self, version: i64, reason: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE versions SET paused = $1 WHERE id = $2 AND paused IS NULL")
             .bind(reason)
             .bind(version)
             .execute(&self.pool)
             .await
             .map_err(db)?;
-        Ok(())
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Version row `version`'s number among its entrant's (1 for the first).
+    pub async fn version_number(&self, version: i64) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT number FROM versions WHERE id = $1")
+            .bind(version)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(db)?;
+        Ok(row.get(0))
     }
 
     /// Disables an entrant with the reason (`None`: enables it again): whether it exists.
