@@ -113,13 +113,8 @@ pub async fn claim(app: &App, slot: &Slot) -> Result<Claimed, DomainError> {
         return Ok(Claimed::default());
     };
     app.0.signals.bump(); // it runs
-    app.0.live.begin(
-        job.id,
-        &slot.0,
-        &job.first_name,
-        &job.second_name,
-        &job.rules,
-    );
+    let names = [job.first_name.as_str(), job.second_name.as_str()];
+    app.0.live.begin(job.id, &slot.0, names, &job.rules, GAMES);
     let side = |version, entrant: &str, digest: &str| Side {
         version,
         entrant: entrant.to_owned(),

@@ -5,7 +5,7 @@
 //! are its record, replayed at the same address. The moves are checked by the rules as they
 //! come (a move that does not follow is dropped), and a game's end carries the record's own
 //! moves, so a watcher who missed one is put right. What is kept is bounded: a match's games
-//! (crate::ladder::worker::GAMES), each at most sixteen moves, for the matches held now.
+//! (two on the ladder), each at most sixteen moves, for the matches held now.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -17,7 +17,6 @@ use quads_rules::{Move, Position, Rules, Square};
 use serde::Serialize;
 use tokio::sync::{broadcast, watch, OwnedSemaphorePermit, Semaphore};
 
-use super::worker::GAMES;
 use crate::wire::News;
 
 /// One change a watcher is sent (one server-sent event, its JSON the data).
@@ -104,6 +103,8 @@ struct Watched {
     rules: Rules,
     /// The current game's number (0 before the first move).
     game: u32,
+    /// How many games the match has.
+    games: u32,
     /// The current game.
     play: Game,
     /// The current game's frames: its `Game` and its moves.
@@ -156,10 +157,11 @@ impl Live {
         self.matches.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Match `id`, between `first` and `second` (the first seat of game 1 first), is played from
-    /// now by `holder`: anything kept of an earlier try of it goes (its watchers' streams end,
-    /// and they come back to this one).
-    pub fn begin(&self, id: i64, holder: &str, first: &str, second: &str, rules: &str) {
+    /// Match `id`, `games` games between `first` and `second` (the first seat of game 1 first),
+    /// is played from now by `holder`: anything kept of an earlier try of it goes (its
+    /// watchers' streams end, and they come back to this one).
+    pub fn begin(&self, id: i64, holder: &str, names: [&str; 2], rules: &str, games: u32) {
+        let [first, second] = names;
         let Ok(parsed) = rules.parse::<Rules>() else {
             return; // the worker refuses such a match; nothing to show
         };
@@ -172,6 +174,7 @@ impl Live {
             play: Game::new(parsed, Position::START),
             rules: parsed,
             game: 0,
+            games,
             frames: Vec::new(),
             results: Vec::new(),
             tx: broadcast::channel(BEHIND).0,
@@ -298,7 +301,7 @@ impl Watched {
     /// Whether game `game` is the one being played, beginning it if it is the next: false for a
     /// game past the match's, or one already ended or left behind.
     fn at(&mut self, id: i64, game: u32) -> bool {
-        if game == 0 || game > GAMES || game < self.game {
+        if game == 0 || game > self.games || game < self.game {
             return false;
         }
         if self
@@ -390,7 +393,7 @@ mod tests {
     #[test]
     fn a_watcher_sees_the_game_so_far_then_each_move_and_a_missed_move_is_put_right() {
         let live = Live::default();
-        live.begin(7, "w1", "ann", "bob", "classic");
+        live.begin(7, "w1", ["ann", "bob"], "classic", 2);
         let moves = some_moves(4);
         live.news(7, "w1", moved(1, &moves[0]));
         let (now, mut rx) = live.watch(7).unwrap();
@@ -439,9 +442,9 @@ mod tests {
         let live = Live::default();
         live.news(1, "w1", moved(1, "a1 bdrh"));
         assert!(live.watch(1).is_none());
-        live.begin(1, "w1", "ann", "bob", "classic");
+        live.begin(1, "w1", ["ann", "bob"], "classic", 2);
         live.news(1, "w2", moved(1, &some_moves(1)[0]));
-        live.news(1, "w1", moved(GAMES + 1, &some_moves(1)[0]));
+        live.news(1, "w1", moved(3, &some_moves(1)[0]));
         live.news(1, "w1", moved(1, "not a move"));
         let (now, _) = live.watch(1).unwrap();
         assert!(now.is_empty(), "{now:?}");

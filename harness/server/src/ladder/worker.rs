@@ -166,7 +166,8 @@ async fn work_once(
         }
     });
     let out = folder(config, job.id);
-    live.begin(job.id, name, &job.first_name, &job.second_name, &job.rules);
+    let names = [job.first_name.as_str(), job.second_name.as_str()];
+    live.begin(job.id, name, names, &job.rules, GAMES);
     let (news, mut told) = unbounded_channel();
     let shown = tokio::spawn({
         let (live, name, id) = (live.clone(), name.to_owned(), job.id);
