@@ -2,7 +2,8 @@
 //! event once to the hooks it is for (a version admitted and one failed with its public reason,
 //! a test match done, a bot paused, the ladder frozen, the final published); a message the
 //! listener refuses sent again; nothing to an address the config does not allow (set, in the
-//! host's config, or by a redirect); a listener that never answers holds no game of the ladder.
+//! host's config, or by a redirect); a listener that never answers holds no game of the ladder;
+//! webhooks turned off queue nothing.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -381,4 +382,32 @@ fn a_hook_that_never_answers_holds_no_game_of_the_ladder() {
     let (_, log) = server.get("/api/admin/hooks", Some(ADMIN));
     let hooks = log["hooks"].as_array().unwrap();
     assert!(hooks.iter().all(|h| h["sent"].is_null()), "{log}");
+}
+
+#[test]
+fn webhooks_turned_off_queue_and_send_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = Listener::start(Answer::Take);
+    let l = &listener.url;
+    let extra = format!(
+        "{}off = true\n",
+        hooks_config(l, &format!("{l}/host"), "5s")
+    );
+    let server = start(&write_config_with(dir.path(), &extra));
+    // An entrant cannot set one, and the host's switch (which queues its word before it
+    // answers, when webhooks are on) queues nothing.
+    let ann = server.entrant("ann");
+    let (code, body) = server.post(
+        "/api/me/webhook",
+        &ann,
+        json!({ "url": format!("{l}/ann") }),
+    );
+    assert_eq!(
+        (code, body["error"].as_str()),
+        (400, Some("this event sends no webhooks"))
+    );
+    let frozen = json!({ "frozen": true });
+    assert_eq!(server.post("/api/admin/switches", ADMIN, frozen).0, 200);
+    let (code, log) = server.get("/api/admin/hooks", Some(ADMIN));
+    assert_eq!((code, log), (200, json!({ "hooks": [] })));
 }
