@@ -54,12 +54,13 @@ impl Listener {
                         continue;
                     }
                     Answer::RefuseFirst if n == 0 => {
-                        "HTTP/1.1 500 No\r\nContent-Length: 0\r\n\r\n".to_owned()
+                        "HTTP/1.1 500 No\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                            .to_owned()
                     }
                     Answer::Redirect(to) => {
-                        format!("HTTP/1.1 302 Found\r\nLocation: {to}\r\nContent-Length: 0\r\n\r\n")
+                        format!("HTTP/1.1 302 Found\r\nLocation: {to}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
                     }
-                    _ => "HTTP/1.1 204 No Content\r\n\r\n".to_owned(),
+                    _ => "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n".to_owned(),
                 };
                 let mut stream = stream;
                 let _ = stream.write_all(reply.as_bytes());

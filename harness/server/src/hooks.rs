@@ -186,9 +186,12 @@ const FINAL_TOLD: &str = "final_told";
 
 /// Sends the queued messages until the server stops.
 pub async fn run(config: ServerConfig, store: Store) {
+    // No connection is kept for the next message: one the hook has closed meanwhile would fail
+    // a POST, which is not sent again on a fresh one.
     let agent = ureq::AgentBuilder::new()
         .timeout(config.webhooks.timeout())
         .redirects(0)
+        .max_idle_connections(0)
         .build();
     loop {
         final_published(&config, &store).await;
