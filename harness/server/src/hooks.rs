@@ -193,8 +193,12 @@ pub async fn run(config: ServerConfig, store: Store) {
         .redirects(0)
         .max_idle_connections(0)
         .build();
+    // The final's publication, once told, is not looked for again (a read a second otherwise).
+    let mut final_told = false;
     loop {
-        final_published(&config, &store).await;
+        if !final_told {
+            final_told = final_published(&config, &store).await;
+        }
         let due = match store.due_hooks(now_ms(), AT_ONCE).await {
             Ok(due) => due,
             Err(e) => {
@@ -275,15 +279,19 @@ fn send(agent: &ureq::Agent, hook: &Hook) -> Result<(), Failed> {
 }
 
 /// Tells everyone once the final's report is there (looked for at each round of the sender).
-async fn final_published(config: &ServerConfig, store: &Store) {
+/// Whether it has been told (then it is not looked for again while the server runs).
+async fn final_published(config: &ServerConfig, store: &Store) -> bool {
     if !config.final_report().is_file() {
-        return;
+        return false;
     }
     match store.switch(FINAL_TOLD).await {
         Ok(false) => {}
-        _ => return,
+        Ok(true) => return true,
+        Err(_) => return false,
     }
     if store.set_switch(FINAL_TOLD, true).await.is_ok() {
         tell(config, store, Word::Final).await;
+        return true;
     }
+    false
 }
