@@ -90,39 +90,44 @@ pub(crate) fn sigmoid(x: f64) -> f64 {
 }
 
 /// Solves `m x = b` by Gaussian elimination with partial pivoting (m is small).
-fn solve(mut m: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
+fn solve(m: &mut [f64], b: &mut [f64], x: &mut [f64]) {
+    // `m` is n×n, row by row; it and `b` are spent, `x` gets the answer.
     let n = b.len();
     for col in 0..n {
         let pivot = (col..n)
-            .max_by(|&i, &j| m[i][col].abs().total_cmp(&m[j][col].abs()))
+            .max_by(|&i, &j| m[i * n + col].abs().total_cmp(&m[j * n + col].abs()))
             .unwrap_or(col);
-        m.swap(col, pivot);
+        if pivot != col {
+            let (top, bottom) = m.split_at_mut(pivot * n);
+            top[col * n..col * n + n].swap_with_slice(&mut bottom[..n]);
+        }
         b.swap(col, pivot);
-        let p = m[col][col];
+        let p = m[col * n + col];
         if p.abs() < 1e-300 {
             continue;
         }
         for row in col + 1..n {
-            let f = m[row][col] / p;
+            let f = m[row * n + col] / p;
             if f != 0.0 {
-                let (top, bottom) = m.split_at_mut(row);
-                for (target, source) in bottom[0][col..].iter_mut().zip(&top[col][col..]) {
+                let (top, bottom) = m.split_at_mut(row * n);
+                for (target, source) in bottom[col..n]
+                    .iter_mut()
+                    .zip(&top[col * n + col..col * n + n])
+                {
                     *target -= f * source;
                 }
                 b[row] -= f * b[col];
             }
         }
     }
-    let mut x = vec![0.0; n];
     for row in (0..n).rev() {
-        let s: f64 = (row + 1..n).map(|k| m[row][k] * x[k]).sum();
-        x[row] = if m[row][row].abs() < 1e-300 {
+        let s: f64 = (row + 1..n).map(|k| m[row * n + k] * x[k]).sum();
+        x[row] = if m[row * n + row].abs() < 1e-300 {
             0.0
         } else {
-            (b[row] - s) / m[row][row]
+            (b[row] - s) / m[row * n + row]
         };
     }
-    x
 }
 
 /// Fits ratings for `n` bots to `games`.
@@ -139,29 +144,40 @@ pub(crate) fn fit_tally(n: usize, tally: &Tally, opts: &Options) -> Fit {
     }
     let mut r = vec![0.0; n];
     let mut a = 0.0;
+    // Buffers kept across the iterations: a fit of a few bots allocates nothing per step (the
+    // intervals refit hundreds of resamples).
+    let mut grad = vec![0.0; m];
+    let mut hess = vec![0.0; m * m];
+    let mut step = vec![0.0; m];
     for _ in 0..100 {
-        let mut grad = vec![0.0; m];
-        let mut hess = vec![vec![0.0; m]; m];
+        grad.fill(0.0);
+        hess.fill(0.0);
+        step.fill(0.0);
         let idx = |bot: usize| bot.checked_sub(1);
         let mut add = |i: usize, j: usize, count: f64, score: f64, adv: bool| {
             // The derivative of the log-likelihood in x = r_i - r_j (+ a).
             let p = sigmoid(K * (r[i] - r[j] + if adv { a } else { 0.0 }));
             let g = K * (score - count * p);
             let h = K * K * count * p * (1.0 - p);
-            let mut terms: Vec<(usize, f64)> = Vec::with_capacity(3);
+            let mut terms = [(0usize, 0.0f64); 3];
+            let mut len = 0;
             if let Some(x) = idx(i) {
-                terms.push((x, 1.0));
+                terms[len] = (x, 1.0);
+                len += 1;
             }
             if let Some(x) = idx(j) {
-                terms.push((x, -1.0));
+                terms[len] = (x, -1.0);
+                len += 1;
             }
             if adv && opts.first_move {
-                terms.push((m - 1, 1.0));
+                terms[len] = (m - 1, 1.0);
+                len += 1;
             }
-            for &(x, sx) in &terms {
+            let terms = &terms[..len];
+            for &(x, sx) in terms {
                 grad[x] += sx * g;
-                for &(y, sy) in &terms {
-                    hess[x][y] += sx * sy * h;
+                for &(y, sy) in terms {
+                    hess[x * m + y] += sx * sy * h;
                 }
             }
         };
@@ -172,10 +188,10 @@ pub(crate) fn fit_tally(n: usize, tally: &Tally, opts: &Options) -> Fit {
             add(i, j, opts.prior, opts.prior / 2.0, false);
         }
         // A whisper of curvature keeps bots that never played (or a lone advantage) solvable.
-        for (x, row) in hess.iter_mut().enumerate() {
-            row[x] += 1e-9;
+        for x in 0..m {
+            hess[x * m + x] += 1e-9;
         }
-        let step = solve(hess, grad);
+        solve(&mut hess, &mut grad, &mut step);
         for bot in 1..n {
             r[bot] += step[bot - 1];
         }
