@@ -135,9 +135,15 @@ impl fmt::Display for ToBot {
                 if g.remaining.is_empty() {
                     f.write_str(" -")?;
                 }
-                for p in g.remaining.iter() {
-                    write!(f, " {p}")?;
+                // The pieces in one buffer, written at once (this line goes out every move).
+                let mut text = [0u8; 16 * 5];
+                let mut len = 0;
+                for p in g.remaining.iter().take(16) {
+                    text[len] = b' ';
+                    text[len + 1..len + 5].copy_from_slice(&p.letters());
+                    len += 5;
                 }
+                f.write_str(std::str::from_utf8(&text[..len]).expect("pieces are ASCII"))?;
                 match g.last {
                     Some(mv) => write!(f, " last {mv}")?,
                     None => f.write_str(" last -")?,

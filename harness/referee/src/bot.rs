@@ -3,6 +3,7 @@
 //! referee's games ([`crate::play_game`]) drive two; `quads play` drives one against a
 //! person, through the same calls, so a bot meets a person exactly as it meets a bot.
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use quads_protocol::{truncate, FromBot, Go, IdKey, NewGame, ToBot, VERSION};
@@ -35,16 +36,22 @@ pub struct Bot {
     process: Option<BotProcess>,
     id: Option<String>,
     last_pgid: Option<i32>,
+    /// The walls its records name, worked out once: they follow from the spec alone.
+    walls: Option<String>,
 }
 
 impl Bot {
     /// A seat with no process yet.
     pub fn new(spec: BotSpec) -> Bot {
+        let walls = crate::sandbox::enforce(&spec.command.sandbox)
+            .ok()
+            .map(|(walls, _)| walls.to_string());
         Bot {
             spec,
             process: None,
             id: None,
             last_pgid: None,
+            walls,
         }
     }
 
@@ -246,9 +253,13 @@ impl Bot {
         let limit = go.movetime;
         let pos = go.position;
         let allowed = Duration::from_millis(limit) + margin;
-        let limit_text = format!("{limit} ms (+{} ms margin)", margin.as_millis());
-        if let Err(gone) = p.send(&ToBot::Go(go.clone()).to_string()).await {
-            return Err(broken(gone, "a move", ForfeitReason::Timeout, limit_text));
+        // Written only when a move is missing: not on every move.
+        let limit_text = || format!("{limit} ms (+{} ms margin)", margin.as_millis());
+        // Room for the longest `go` line at once, rather than growing the text as it is written.
+        let mut line = String::with_capacity(256);
+        let _ = write!(line, "{}", ToBot::Go(go.clone()));
+        if let Err(gone) = p.send(&line).await {
+            return Err(broken(gone, "a move", ForfeitReason::Timeout, limit_text()));
         }
         let sent = Instant::now();
         let reply = p.recv(sent + allowed).await;
@@ -256,7 +267,7 @@ impl Bot {
         match reply {
             Reply::Line(_) if took > allowed => Err(fault(
                 ForfeitReason::Timeout,
-                format!("no move within {limit_text}"),
+                format!("no move within {}", limit_text()),
             )),
             Reply::Line(line) => match line.parse::<FromBot>() {
                 Ok(FromBot::Move(mv)) => pos
@@ -274,7 +285,12 @@ impl Bot {
                 )),
                 Err(e) => Err(fault(ForfeitReason::Malformed, e.to_string())),
             },
-            other => Err(broken(other, "a move", ForfeitReason::Timeout, limit_text)),
+            other => Err(broken(
+                other,
+                "a move",
+                ForfeitReason::Timeout,
+                limit_text(),
+            )),
         }
     }
 
@@ -310,9 +326,7 @@ impl Bot {
             name: self.spec.name.clone(),
             command: self.spec.command.display(),
             id: self.id.clone(),
-            sandbox: crate::sandbox::enforce(&self.spec.command.sandbox)
-                .ok()
-                .map(|(walls, _)| walls.to_string()),
+            sandbox: self.walls.clone(),
             ponder: (!self.spec.command.ponder).then_some(false),
             version: None,
         }

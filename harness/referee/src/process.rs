@@ -21,7 +21,7 @@ use std::time::Duration;
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use quads_sandbox::{BoxHandle, SandboxSpec};
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, watch};
 use tokio::time::{sleep, sleep_until, timeout, Instant};
@@ -347,9 +347,25 @@ impl BotProcess {
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
+        // Nearly always the pipe has room and one write takes the whole line: no timer then.
+        let first = std::future::poll_fn(|cx| {
+            std::task::Poll::Ready(std::pin::Pin::new(&mut *stdin).poll_write(cx, &bytes))
+        })
+        .await;
+        let rest = match first {
+            std::task::Poll::Ready(Ok(n)) => &bytes[n..],
+            std::task::Poll::Ready(Err(_)) => {
+                self.stdin = None;
+                return Err(self.gone().await);
+            }
+            std::task::Poll::Pending => &bytes[..],
+        };
+        if rest.is_empty() {
+            return Ok(());
+        }
         // A bot that stops reading fills the pipe; do not wait on it forever.
         let written = timeout(Duration::from_secs(5), async {
-            stdin.write_all(&bytes).await?;
+            stdin.write_all(rest).await?;
             stdin.flush().await
         })
         .await;

@@ -144,13 +144,21 @@ impl Piece {
     }
 }
 
-impl fmt::Display for Piece {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Piece {
+    /// The piece's four letters (`BDQF` …), as its `Display` writes them: for text built
+    /// without the formatter's machinery, one piece after another.
+    pub fn letters(self) -> [u8; 4] {
         let mut text = [0u8; 4];
         for (slot, t) in text.iter_mut().zip(Trait::ALL) {
             *slot = t.letters()[usize::from(self.has(t))];
         }
-        f.write_str(std::str::from_utf8(&text).expect("letters are ASCII"))
+        text
+    }
+}
+
+impl fmt::Display for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(std::str::from_utf8(&self.letters()).expect("letters are ASCII"))
     }
 }
 

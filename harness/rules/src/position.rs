@@ -375,22 +375,33 @@ impl Position {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Built in one buffer and written at once: a `go` line carries a position every move.
+        let mut text = [0u8; 72];
+        let mut len = 0;
+        let mut put = |bytes: &[u8]| {
+            text[len..len + bytes.len()].copy_from_slice(bytes);
+            len += bytes.len();
+        };
         for row in (0..4).rev() {
             for col in 0..4 {
                 let sq = Square::at(col, row).expect("in range");
                 match self.board.piece_at(sq) {
-                    Some(p) => write!(f, "{p}")?,
-                    None => f.write_str(".")?,
+                    Some(p) => put(&p.letters()),
+                    None => put(b"."),
                 }
             }
             if row > 0 {
-                f.write_str("/")?;
+                put(b"/");
             }
         }
         match self.hand {
-            Some(p) => write!(f, " {p}")?,
-            None => f.write_str(" -")?,
+            Some(p) => {
+                put(b" ");
+                put(&p.letters());
+            }
+            None => put(b" -"),
         }
+        f.write_str(std::str::from_utf8(&text[..len]).expect("a position's text is ASCII"))?;
         match self.claim {
             ClaimState::None => Ok(()),
             ClaimState::Claimable => f.write_str(" claimable"),

@@ -67,7 +67,8 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'A' + self.col()) as char, self.row() + 1)
+        let text = [b'A' + self.col(), b'1' + self.row()];
+        f.write_str(std::str::from_utf8(&text).expect("a square's name is ASCII"))
     }
 }
 
