@@ -23,12 +23,12 @@ use nix::unistd::Pid;
 use quads_sandbox::{BoxHandle, SandboxSpec};
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 use tokio::time::{sleep, sleep_until, timeout, Instant};
 
 use crate::descendants;
 use crate::reaping::{group_members, off_runtime, stopped};
-use crate::stdio::{drain_stderr, pending, read_stdout, Event, Stderr};
+use crate::stdio::{drain_stderr, pending, Event, Stderr, Stdout};
 
 pub use crate::stdio::Log;
 
@@ -161,13 +161,13 @@ pub struct BotProcess {
     pub(crate) child: Child,
     pub(crate) pgid: Pid,
     pub(crate) stdin: Option<ChildStdin>,
-    events: mpsc::Receiver<Event>,
+    stdout: Stdout,
     stdout_closed: bool,
     pub(crate) status: Option<ExitStatus>,
     pub(crate) err: Arc<Mutex<Stderr>>,
     /// Set once stderr has ended (and the launcher's report, if any, is read).
     stderr_ended: watch::Receiver<bool>,
-    readers: Vec<tokio::task::JoinHandle<()>>,
+    stderr_reader: Option<tokio::task::JoinHandle<()>>,
     /// Set once [`BotProcess::shutdown`] has ended it.
     finished: bool,
     pub(crate) held: Held,
@@ -246,7 +246,6 @@ impl BotProcess {
             Held::Plain { .. } => None,
         };
         let err = Arc::new(Mutex::new(Stderr::new(log_cap)));
-        let (tx, events) = mpsc::channel(64);
         let (ended_tx, stderr_ended) = watch::channel(false);
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
@@ -254,20 +253,23 @@ impl BotProcess {
             use std::os::fd::AsFd;
             stderr.as_fd().try_clone_to_owned().ok()
         };
-        let readers = vec![
-            tokio::spawn(read_stdout(stdout, tx, Arc::clone(&err))),
-            tokio::spawn(drain_stderr(stderr, Arc::clone(&err), nonce, ended_tx)),
-        ];
+        let stderr_reader = Some(tokio::spawn(drain_stderr(
+            stderr,
+            Arc::clone(&err),
+            nonce,
+            ended_tx,
+        )));
+        let stdout = Stdout::new(stdout, Arc::clone(&err));
         Ok(BotProcess {
             stdin: child.stdin.take(),
             child,
             pgid: Pid::from_raw(pid as i32),
-            events,
+            stdout,
             stdout_closed: false,
             status: None,
             err,
             stderr_ended,
-            readers,
+            stderr_reader,
             finished: false,
             held,
             folder,
@@ -436,10 +438,10 @@ impl BotProcess {
         let exited = self.status.is_some();
         tokio::select! {
             biased;
-            event = self.events.recv() => match event {
-                Some(Event::Line(line)) => Reply::Line(line),
-                Some(Event::TooLong(start)) => Reply::TooLong(start),
-                Some(Event::Closed) | None => {
+            event = self.stdout.next() => match event {
+                Event::Line(line) => Reply::Line(line),
+                Event::TooLong(start) => Reply::TooLong(start),
+                Event::Closed => {
                     self.stdout_closed = true;
                     self.gone().await
                 }
@@ -449,8 +451,8 @@ impl BotProcess {
                     self.status = Some(status);
                 }
                 // A last line written just before the exit may still be on its way.
-                match timeout(Duration::from_millis(50), self.events.recv()).await {
-                    Ok(Some(Event::Line(line))) => Reply::Line(line),
+                match timeout(Duration::from_millis(50), self.stdout.next()).await {
+                    Ok(Event::Line(line)) => Reply::Line(line),
                     _ => {
                         let status = self.status.expect("just set");
                         Reply::Exited(self.exit(status).await)
@@ -493,8 +495,14 @@ impl BotProcess {
             }
         };
         self.finished = true;
-        for reader in self.readers.drain(..) {
-            // Every writer of the pipes is dead, so the readers end; bound it all the same.
+        // Every writer of the pipes is dead, so both streams end; bound it all the same. What
+        // stdout still held is read for its `info` lines, which go to the log.
+        let stdout = &mut self.stdout;
+        let _ = timeout(Duration::from_millis(500), async {
+            while !matches!(stdout.next().await, Event::Closed) {}
+        })
+        .await;
+        if let Some(reader) = self.stderr_reader.take() {
             let _ = timeout(Duration::from_millis(500), reader).await;
         }
         (ended, self.take_log())

@@ -1,6 +1,6 @@
-//! A bot's output streams, read by tasks of their own: stdout into lines (with a bound on the
-//! length) handed over a channel, stderr drained into a capped log, so that a chatty bot
-//! never blocks on a full pipe. The end of stderr also carries the sandbox launcher's report
+//! A bot's output streams: stdout read into lines (with a bound on the length) where the
+//! referee waits for a reply, stderr drained by a task of its own into a capped log, so that
+//! a bot chatty on stderr never blocks on a full pipe. The end of stderr also carries the sandbox launcher's report
 //! ([`quads_sandbox::BoxReport`]), taken out of the log, and the bot's last words.
 
 use std::sync::{Arc, Mutex};
@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use quads_protocol::MAX_LINE;
 use quads_sandbox::BoxReport;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
 /// The bot's standard error (and its `info` lines), kept up to a cap; the rest is counted.
 #[derive(Debug, Default)]
@@ -104,59 +104,75 @@ impl Stderr {
     }
 }
 
-/// What the stdout task hands over.
+/// What reading stdout gives.
 pub(crate) enum Event {
     Line(String),
     TooLong(String),
     Closed,
 }
 
-pub(crate) async fn read_stdout(
-    stdout: tokio::process::ChildStdout,
-    tx: mpsc::Sender<Event>,
+/// A bot's stdout, read where the referee waits for a reply: no task of its own, so a line
+/// costs no hand-over between tasks (and no extra turn of the runtime). `info` lines go to the
+/// log as they are read; a line past [`MAX_LINE`] is reported once, and the rest of the
+/// stream is then thrown away.
+pub(crate) struct Stdout {
+    reader: BufReader<tokio::process::ChildStdout>,
+    /// The line being read: kept here, so that a wait given up (the deadline) loses nothing.
+    line: Vec<u8>,
     err: Arc<Mutex<Stderr>>,
-) {
-    let mut reader = BufReader::new(stdout);
-    let mut line: Vec<u8> = Vec::new();
-    loop {
-        let buf = match reader.fill_buf().await {
-            Ok([]) | Err(_) => {
-                let _ = tx.send(Event::Closed).await;
-                return;
-            }
-            Ok(buf) => buf,
-        };
-        let (chunk, complete) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], true),
-            None => (buf, false),
-        };
-        let take = chunk.len().min(MAX_LINE + 1 - line.len().min(MAX_LINE + 1));
-        line.extend_from_slice(&chunk[..take]);
-        let used = chunk.len() + usize::from(complete);
-        reader.consume(used);
-        if line.len() > MAX_LINE {
-            let start = String::from_utf8_lossy(&line[..200]).into_owned();
-            let _ = tx.send(Event::TooLong(start)).await;
-            // Keep draining so the bot never blocks on a full pipe; ignore the rest.
-            let mut sink = [0u8; 8192];
-            while matches!(reader.read(&mut sink).await, Ok(n) if n > 0) {}
-            return;
+    too_long: bool,
+}
+
+impl Stdout {
+    pub(crate) fn new(stdout: tokio::process::ChildStdout, err: Arc<Mutex<Stderr>>) -> Stdout {
+        Stdout {
+            reader: BufReader::new(stdout),
+            line: Vec::new(),
+            err,
+            too_long: false,
         }
-        if complete {
-            if line.last() == Some(&b'\r') {
-                line.pop();
+    }
+
+    /// The next line that is not `info`, or the stream's end. Cancel-safe: every await is a
+    /// read whose bytes are taken only once it completes.
+    pub(crate) async fn next(&mut self) -> Event {
+        loop {
+            if self.too_long {
+                let mut sink = [0u8; 8192];
+                while matches!(self.reader.read(&mut sink).await, Ok(n) if n > 0) {}
+                return Event::Closed;
             }
-            let text = String::from_utf8_lossy(&line).into_owned();
-            line.clear();
-            if text.starts_with("info ") || text == "info" {
-                let mut err = err.lock().expect("log lock");
-                err.log.push(b"stdout: ");
-                err.log.push(text.as_bytes());
-                err.log.push(b"\n");
-                continue;
+            let buf = match self.reader.fill_buf().await {
+                Ok([]) | Err(_) => return Event::Closed,
+                Ok(buf) => buf,
+            };
+            let (chunk, complete) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (&buf[..i], true),
+                None => (buf, false),
+            };
+            let line = &mut self.line;
+            let take = chunk.len().min(MAX_LINE + 1 - line.len().min(MAX_LINE + 1));
+            line.extend_from_slice(&chunk[..take]);
+            let used = chunk.len() + usize::from(complete);
+            self.reader.consume(used);
+            if line.len() > MAX_LINE {
+                self.too_long = true;
+                return Event::TooLong(String::from_utf8_lossy(&line[..200]).into_owned());
             }
-            if tx.send(Event::Line(text)).await.is_err() {
-                return;
+            if complete {
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                let text = String::from_utf8_lossy(line).into_owned();
+                line.clear();
+                if text.starts_with("info ") || text == "info" {
+                    let mut err = self.err.lock().expect("log lock");
+                    err.log.push(b"stdout: ");
+                    err.log.push(text.as_bytes());
+                    err.log.push(b"\n");
+                    continue;
+                }
+                return Event::Line(text);
             }
         }
     }
