@@ -14,6 +14,9 @@
 //! `cargo build --release --workspace && cargo bench --bench per_move` (the bots are
 //! quads-bot, named in configs/bots.toml); `PER_MOVE_GAMES=4000` games per match,
 //! `PER_MOVE_TRIPS=20000` round trips per floor, `PER_MOVE_ROUNDS=5` rounds.
+//! `PER_MOVE_BASELINE=/path/to/quads` also runs another build of `quads` (with its
+//! quads-jail beside it) in every round, one core, walls on and off, interleaved with this
+//! one: a change's before and after measured side by side, under the same load.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -87,10 +90,11 @@ fn floor(one_core: bool, trips: usize) -> f64 {
         .expect("the pinger's figure")
 }
 
-/// One match: (wall µs per move, the referee's own CPU µs per move).
-fn referee(one_core: bool, walls: &str, games: usize, out: &Path) -> (f64, f64) {
+/// One match of `quads` (this build's or another): (wall µs per move, the referee's own CPU
+/// µs per move).
+fn referee(quads: &str, one_core: bool, walls: &str, games: usize, out: &Path) -> (f64, f64) {
     let _ = std::fs::remove_dir_all(out);
-    let run = on(one_core, env!("CARGO_BIN_EXE_quads"))
+    let run = on(one_core, quads)
         .args(["match", "--bot", "first", "--bot", "first", "--games"])
         .arg(games.to_string())
         .args([
@@ -153,16 +157,35 @@ fn main() {
         "taskset (util-linux) is needed to run on one core"
     );
     let dir = tempfile::tempdir().expect("a temporary folder");
-    let configs: Vec<(bool, &str)> =
-        vec![(true, "on"), (true, "off"), (false, "on"), (false, "off")];
+    let this = env!("CARGO_BIN_EXE_quads").to_owned();
+    let baseline = std::env::var("PER_MOVE_BASELINE").ok();
+    if let Some(b) = &baseline {
+        let jail = Path::new(b).with_file_name("quads-jail");
+        assert!(
+            jail.exists(),
+            "{} is missing: the baseline's walls would be off",
+            jail.display()
+        );
+    }
+    // (label, binary, one core, walls)
+    let mut configs: Vec<(&str, String, bool, &str)> = vec![
+        ("", this.clone(), true, "on"),
+        ("", this.clone(), true, "off"),
+        ("", this.clone(), false, "on"),
+        ("", this, false, "off"),
+    ];
+    if let Some(b) = &baseline {
+        configs.push(("baseline, ", b.clone(), true, "on"));
+        configs.push(("baseline, ", b.clone(), true, "off"));
+    }
     let mut floors: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
     let mut runs: Vec<(Vec<f64>, Vec<f64>)> = vec![(Vec::new(), Vec::new()); configs.len()];
     for round in 1..=rounds {
         for (i, one_core) in [true, false].into_iter().enumerate() {
             floors[i].push(floor(one_core, trips));
         }
-        for (k, &(one_core, walls)) in configs.iter().enumerate() {
-            let (wall, cpu) = referee(one_core, walls, games, &dir.path().join("m"));
+        for (k, (_, quads, one_core, walls)) in configs.iter().enumerate() {
+            let (wall, cpu) = referee(quads, *one_core, walls, games, &dir.path().join("m"));
             runs[k].0.push(wall);
             runs[k].1.push(cpu);
         }
@@ -173,9 +196,9 @@ fn main() {
             configs
                 .iter()
                 .zip(&runs)
-                .map(|(&(one, walls), (w, c))| format!(
-                    "{} walls {walls}: {:.1} µs wall, {:.1} µs CPU",
-                    if one { "one core" } else { "two cores" },
+                .map(|((label, _, one, walls), (w, c))| format!(
+                    "{label}{} walls {walls}: {:.1} µs wall, {:.1} µs CPU",
+                    if *one { "one core" } else { "two cores" },
                     w[round - 1],
                     c[round - 1]
                 ))
@@ -190,15 +213,15 @@ fn main() {
     );
     println!("| cores | walls | per move (wall, referee and bots) | the referee's own CPU per move | the floor (round trip) | wall / floor | referee CPU / floor |");
     println!("|---|---|---|---|---|---|---|");
-    for (&(one_core, walls), (wall, cpu)) in configs.iter().zip(&runs) {
+    for ((label, _, one_core, walls), (wall, cpu)) in configs.iter().zip(&runs) {
         let (wall, cpu, f) = (
             median(wall.clone()),
             median(cpu.clone()),
-            floor_of(one_core),
+            floor_of(*one_core),
         );
         println!(
-            "| {} | {walls} | {wall:.1} µs | {cpu:.1} µs | {f:.1} µs | {:.1}× | {:.1}× |",
-            if one_core { "one" } else { "two" },
+            "| {label}{} | {walls} | {wall:.1} µs | {cpu:.1} µs | {f:.1} µs | {:.1}× | {:.1}× |",
+            if *one_core { "one" } else { "two" },
             wall / f,
             cpu / f
         );
