@@ -337,3 +337,25 @@ fn a_hundred_mebibytes_of_stderr_neither_blocks_nor_fills_memory() {
     assert_eq!(r.timing.log_bytes.into_array(), [1 << 20, 0]);
     assert_eq!(r.timing.log_dropped.into_array(), [99 << 20, 0]);
 }
+
+#[test]
+fn info_lines_are_logged_in_order_and_otherwise_ignored_up_to_the_bots_last_words() {
+    // Before and after each move, on `gameover` and on `quit`: the last ones are read while
+    // the bot is being stopped, and still logged.
+    let o = duel(
+        bot(&["info-chatter"]),
+        bot(&["legal"]),
+        &settings("quads"),
+        START,
+    );
+    let r = &o.record;
+    assert!(r.failures.is_empty(), "{:?}", r.failures);
+    let mine = r.moves.len().div_ceil(2);
+    let mut want = String::new();
+    for k in 1..=mine {
+        want += &format!("stdout: info before {k}\nstdout: info after {k}\n");
+    }
+    want += "stdout: info gameover 1\nstdout: info quit\n";
+    assert_eq!(o.logs.first, want);
+    assert_eq!(o.logs.second, "");
+}

@@ -186,6 +186,57 @@ fn what_a_kept_alive_bot_writes_on_gameover_is_in_that_games_log() {
     }
 }
 
+/// The `info` lines an info-chatter bot writes in a game where it made `mine` moves.
+fn chatter(mine: usize, game: usize) -> String {
+    let mut text = String::new();
+    for k in 1..=mine {
+        text += &format!("stdout: info before {k}\nstdout: info after {k}\n");
+    }
+    text + &format!("stdout: info gameover {game}\n")
+}
+
+#[test]
+fn info_lines_go_to_their_games_log_even_those_written_while_the_other_bot_moves() {
+    // Each `info after` is written once the move is out, while the referee waits on the
+    // other bot: it is read later, and still lands in its own game's log, in order.
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let config = MatchConfig {
+        bots: ByPlayer::from([bot(&["info-chatter"]), bot(&["legal"])]),
+        settings: settings("quads"),
+        games: 3,
+        seed: 1,
+        keep_alive: true,
+        out: out.path().to_owned(),
+    };
+    let mut records: Vec<GameRecord> = Vec::new();
+    runtime
+        .block_on(run_match(&config, |r| records.push(r.clone())))
+        .expect("the match is played");
+    assert_eq!(records.len(), 3);
+    for (record, seat) in records.iter().zip(["first", "second", "first"]) {
+        assert!(record.failures.is_empty(), "{:?}", record.failures);
+        let game = record.game as usize;
+        // Players alternate from the opening give: the first seat makes the odd plies.
+        let n = record.moves.len();
+        let mine = if seat == "first" {
+            n.div_ceil(2)
+        } else {
+            n / 2
+        };
+        assert!(mine > 0, "game {game}: the bot made no move");
+        let path = out
+            .path()
+            .join(format!("logs/game-{game:04}-{seat}-info-chatter.log"));
+        let log = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(log, chatter(mine, game), "{}", path.display());
+    }
+}
+
 /// The processes of the machine whose command line holds `marker`.
 fn marked(marker: &str) -> Vec<i32> {
     std::fs::read_dir("/proc")

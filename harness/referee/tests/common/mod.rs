@@ -52,7 +52,7 @@ pub struct Duel {
     pub record: GameRecord,
     pub elapsed: Duration,
     /// Each seat's stderr and `info` lines.
-    #[allow(dead_code, reason = "only the sandbox's attacks read the logs")]
+    #[allow(dead_code, reason = "not every test file reads the logs")]
     pub logs: ByPlayer<String>,
 }
 
