@@ -28,8 +28,8 @@ use crate::domain::error::DomainError;
 use crate::store::{Kind, Store};
 use crate::ServerConfig;
 
-/// The switch that stops workers taking matches.
-pub const LADDER_PAUSED: &str = "ladder_paused";
+/// The switch that stops workers taking matches (read by the claim itself: store/matches.rs).
+pub use crate::store::LADDER_PAUSED;
 
 /// A version built and admitted: its bot, run from its copy (kept as long as this is).
 pub struct Ready {

@@ -6,6 +6,8 @@ use sqlx::Row;
 
 use super::{db, Store, StoreError};
 
+/// The host's switch that stops workers taking ladder matches (test matches still run).
+pub const LADDER_PAUSED: &str = "ladder_paused";
 /// Why a match given to workers twice, and lost by both, is not given a third time.
 const LOST_TWICE: &str = "its worker was lost twice while playing it";
 
@@ -152,13 +154,17 @@ impl Store {
             return Ok(None);
         }
         // The versions as parameters $4, $5, …; on PostgreSQL, a match another worker is
-        // taking at this moment is skipped, not waited for.
+        // taking at this moment is skipped, not waited for. The host's pause is read by this
+        // statement itself: a worker that read the switch a moment before the host set it
+        // takes no ladder match once the pause is written.
         let ready_list = params(4, ready.len());
         let sql = format!(
             "UPDATE matches SET state = 'running', attempts = attempts + 1, worker = $1, lease = $2 \
              WHERE state = 'queued' AND id = (SELECT id FROM matches WHERE state = 'queued' \
                AND first IN ({ready_list}) AND second IN ({ready_list}) \
-               AND ($3 OR kind = 'test') ORDER BY kind = 'ladder', id LIMIT 1{}) \
+               AND (kind = 'test' OR ($3 AND NOT EXISTS (SELECT 1 FROM switches \
+                 WHERE name = '{LADDER_PAUSED}' AND value <> 0))) \
+               ORDER BY kind = 'ladder', id LIMIT 1{}) \
              RETURNING id, first, second, rules, seed",
             self.backend.skip_locked()
         );

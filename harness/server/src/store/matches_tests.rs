@@ -265,3 +265,33 @@ fn reruns_and_cancels() {
         assert_eq!(s.match_row(new).await.unwrap().unwrap().state, "cancelled");
     });
 }
+
+#[test]
+fn a_claim_reads_the_hosts_pause_itself() {
+    // A worker reads the switch, the host pauses the ladder, then the worker claims: the claim
+    // (told the ladder may play) takes no ladder match, and still takes a test match.
+    let dir = tempfile::tempdir().unwrap();
+    run(async {
+        let s = store(dir.path()).await;
+        let ladder = s
+            .queue_match(1, 2, Kind::Ladder, "quads", None)
+            .await
+            .unwrap();
+        assert!(!s.switch(LADDER_PAUSED).await.unwrap());
+        s.set_switch(LADDER_PAUSED, true).await.unwrap();
+        assert_eq!(
+            s.claim_match("w", &[1, 2, 3], true, 60).await.unwrap(),
+            None
+        );
+        let test = s
+            .queue_match(1, 3, Kind::Test, "quads", Some(1))
+            .await
+            .unwrap();
+        let got = s.claim_match("w", &[1, 2, 3], true, 60).await.unwrap();
+        assert_eq!(got.map(|j| j.id), Some(test));
+        // Unpaused, the ladder's match is taken.
+        s.set_switch(LADDER_PAUSED, false).await.unwrap();
+        let got = s.claim_match("v", &[1, 2, 3], true, 60).await.unwrap();
+        assert_eq!(got.map(|j| j.id), Some(ladder));
+    });
+}

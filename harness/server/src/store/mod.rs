@@ -21,7 +21,7 @@ pub use checks::CANCELLED;
 pub use error::{OverQuota, StoreError};
 pub use hooks::Hook;
 pub use jobs::Job;
-pub use matches::{Kind, MatchJob};
+pub use matches::{Kind, MatchJob, LADDER_PAUSED};
 pub use plays::{now_ms, PlayRow};
 pub use quotas::{over as over_quota, Usage};
 pub use reads::MatchRow;
