@@ -61,6 +61,11 @@ impl Sink for ToPython {
             _ => {}
         }
     }
+
+    /// Python is told of games, never of moves.
+    fn wants_moves(&self) -> bool {
+        false
+    }
 }
 
 fn config_error(e: impl std::fmt::Display) -> PyErr {

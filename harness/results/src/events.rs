@@ -114,6 +114,13 @@ pub enum Event<'a> {
 pub trait Sink {
     /// Takes one event.
     fn event(&mut self, event: Event<'_>);
+
+    /// Whether this sink takes [`Event::MovePlayed`]. Each move is handed over from the task
+    /// playing its game, a wake-up per move, so a sink that shows no moves says no. A closure
+    /// takes them all.
+    fn wants_moves(&self) -> bool {
+        true
+    }
 }
 
 impl<F: FnMut(Event<'_>)> Sink for F {

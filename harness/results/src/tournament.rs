@@ -10,7 +10,7 @@ use quads_record::GameRecord;
 use quads_reports::html::EventInfo;
 use quads_tournament::{
     admit, cores, read_journal, run_watched, schedule, select, Layout, Progress, RunError,
-    Scheduled, Shard, ShardError, ShardInfo, Tournament,
+    Scheduled, Shard, ShardError, ShardInfo, Tournament, Watching,
 };
 use tokio::sync::watch;
 
@@ -112,7 +112,12 @@ pub fn play(
                 Stop::Again => Event::StillStopping,
             });
         });
-        let games = run_watched(&t, &games, &journal, cancel_rx, |progress| {
+        let watching = if sink.borrow().wants_moves() {
+            Watching::Moves
+        } else {
+            Watching::Games
+        };
+        let games = run_watched(&t, &games, &journal, cancel_rx, watching, |progress| {
             let mut sink = sink.borrow_mut();
             match progress {
                 Progress::Started {

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use quads_results::tournament::{play, Ended, Options};
-use quads_results::Event;
+use quads_results::{Event, Sink};
 use quads_tournament::{parse_config, Overrides};
 
 /// `target/release` (or `debug`), where the workspace's binaries are.
@@ -14,15 +14,14 @@ fn binaries() -> PathBuf {
     exe.parent().unwrap().parent().unwrap().to_owned()
 }
 
-#[test]
-fn a_run_says_each_start_move_and_end_as_its_records_do() {
+/// A 4-game run between two bundled bots, into `out`, two games at once.
+fn tournament(out: &Path) -> quads_tournament::Tournament {
     let bot = binaries().join("quads-bot");
     assert!(
         bot.exists(),
         "{} is missing: build the workspace",
         bot.display()
     );
-    let out = tempfile::tempdir().unwrap();
     let config = format!(
         r#"name = "events"
 seed = 5
@@ -42,10 +41,16 @@ command = "{bot} --strategy greedy"
         bot = bot.display()
     );
     let overrides = Overrides {
-        out: Some(out.path().to_owned()),
+        out: Some(out.to_owned()),
         ..Overrides::default()
     };
-    let t = parse_config(&config, Path::new("events.toml"), &overrides).unwrap();
+    parse_config(&config, Path::new("events.toml"), &overrides).unwrap()
+}
+
+#[test]
+fn a_run_says_each_start_move_and_end_as_its_records_do() {
+    let out = tempfile::tempdir().unwrap();
+    let t = tournament(out.path());
     let mut seen: Vec<String> = Vec::new();
     let mut sink = |e: Event<'_>| {
         seen.push(match e {
@@ -119,4 +124,42 @@ command = "{bot} --strategy greedy"
         "{ends:?}"
     );
     assert!(!seen.iter().any(|l| l.starts_with("other ")), "{seen:?}");
+}
+
+/// A sink that shows no moves, as the terminal and Python's callback do.
+struct GamesOnly(Vec<String>);
+
+impl Sink for GamesOnly {
+    fn event(&mut self, e: Event<'_>) {
+        self.0.push(match e {
+            Event::MovePlayed(m) => format!("move {} {}", m.game, m.ply),
+            Event::GameFinished { record, .. } => format!("end {}", record.game),
+            _ => return,
+        });
+    }
+
+    fn wants_moves(&self) -> bool {
+        false
+    }
+}
+
+#[test]
+fn a_sink_that_shows_no_moves_is_sent_none_and_still_gets_every_game() {
+    let out = tempfile::tempdir().unwrap();
+    let mut sink = GamesOnly(Vec::new());
+    let ended = play(
+        Path::new("events.toml"),
+        tournament(out.path()),
+        Options::default(),
+        &mut sink,
+    )
+    .unwrap();
+    assert_eq!(ended, Ended::Finished);
+    let text = std::fs::read_to_string(out.path().join("games.jsonl")).unwrap();
+    let records = quads_record::parse_jsonl(&text).unwrap();
+    assert_eq!(records.len(), 4);
+    assert!(records.iter().all(|r| !r.moves.is_empty()));
+    let mut ends = sink.0.clone();
+    ends.sort();
+    assert_eq!(ends, ["end 1", "end 2", "end 3", "end 4"], "{:?}", sink.0);
 }

@@ -23,6 +23,8 @@ pub use entrants::EntrantsError;
 pub use entrants_report::{read as read_verdicts, Saved};
 pub use event::{EntrantsEvent, EventTime};
 pub use merge::{merge, MergeError, Merged, ShardDir};
-pub use run::{journal_records, read_journal, run, run_watched, Progress, RunError, Step};
+pub use run::{
+    journal_records, read_journal, run, run_watched, Progress, RunError, Step, Watching,
+};
 pub use schedule::{pairings, random_opening, schedule, Scheduled};
 pub use shard::{fingerprint, select, BadShard, Layout, Shard, ShardError, ShardInfo, SHARD_FILE};

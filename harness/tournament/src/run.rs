@@ -183,7 +183,7 @@ pub async fn run(
     cancel: watch::Receiver<bool>,
     mut done: impl FnMut(&GameRecord, usize),
 ) -> Result<(), RunError> {
-    run_watched(t, schedule, journal, cancel, |p| {
+    run_watched(t, schedule, journal, cancel, Watching::Games, |p| {
         if let Progress::Finished { record, done: n } = p {
             done(record, n);
         }
@@ -215,15 +215,28 @@ pub enum Progress<'a> {
     },
 }
 
-/// [`run`], telling `progress` of each game started, each move played and each game finished.
+/// What a caller of [`run_watched`] follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Watching {
+    /// Each game's start and end.
+    Games,
+    /// Each move too ([`Progress::Moved`]). Each one crosses from the game's task to the
+    /// caller's, a wake-up per move that a caller not showing moves should not pay for.
+    Moves,
+}
+
+/// [`run`], telling `progress` of each game started, each game finished and, when `watching`
+/// says so, each move played.
 pub async fn run_watched(
     t: &Tournament,
     schedule: &[Scheduled],
     journal: &Path,
     mut cancel: watch::Receiver<bool>,
+    watching: Watching,
     mut progress: impl FnMut(Progress<'_>),
 ) -> Result<(), RunError> {
     let (moved_tx, mut moved_rx) = tokio::sync::mpsc::unbounded_channel();
+    let moved_tx = (watching == Watching::Moves).then_some(moved_tx);
     let mut recorded: HashSet<u32> = read_journal(journal, t, schedule)?.into_keys().collect();
     let mut file = std::fs::OpenOptions::new()
         .create(true)
@@ -306,7 +319,7 @@ pub async fn run_watched(
                     seed: game.seed,
                     start: game.start,
                     keep_alive: keep,
-                    watch: Some(&moved),
+                    watch: moved.as_ref(),
                 };
                 let played = play_game(bots, &settings, spec).await;
                 let record = played.map(|p| {
