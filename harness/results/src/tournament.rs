@@ -207,13 +207,23 @@ fn event_of(t: &Tournament) -> EventInfo {
     }
 }
 
-/// The runtime that plays a run's games: one worker thread per game in flight, at most one
-/// per core. Makes room for the open files of its bots first, or says why not.
+/// Games in flight that one of the runtime's worker threads serves.
+///
+/// A referee's move is a few microseconds of work around a wait on a bot, so one thread keeps
+/// many games going. A second thread costs more than it gives while it has little to do: the
+/// threads share one poller, and a reply read on one wakes the other. On 2 cores, two worker
+/// threads cost 27% more CPU per move than one at 2 games at once and 19% more at 4, for no
+/// shorter run (docs/performance.md).
+const GAMES_PER_WORKER: usize = 8;
+
+/// The runtime that plays a run's games: a worker thread per [`GAMES_PER_WORKER`] games in
+/// flight, at most one per core. Makes room for the open files of its bots first, or says why
+/// not.
 pub fn runtime(concurrency: usize) -> Result<tokio::runtime::Runtime, ResultsError> {
     quads_referee::open_files::make_room(concurrency)
         .map_err(|e| ResultsError::OpenFiles(e.to_string()))?;
     tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(cores().min(concurrency).max(1))
+        .worker_threads(concurrency.div_ceil(GAMES_PER_WORKER).clamp(1, cores()))
         .enable_all()
         .build()
         .map_err(ResultsError::Runtime)
