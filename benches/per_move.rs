@@ -1,6 +1,8 @@
 //! The referee's cost per move against the floor of any line protocol (docs/performance.md).
 //!
-//! - The referee: `quads match` between two bots that answer at once (`first`), kept alive,
+//! - The referee: `quads match` between two bots that answer at once (`first`, whose games last
+//!   5 moves; `PER_MOVE_BOT=random` for games of about 14, whose start and end weigh less
+//!   per move), kept alive,
 //!   with the walls on and off, all on one core (`taskset -c 0`) and free on two. Read from
 //!   its last line: the wall time per move (referee and bots together) and the referee's own
 //!   CPU per move (its end of the run, ratings and report, included).
@@ -92,10 +94,17 @@ fn floor(one_core: bool, trips: usize) -> f64 {
 
 /// One match of `quads` (this build's or another): (wall µs per move, the referee's own CPU
 /// µs per move).
-fn referee(quads: &str, one_core: bool, walls: &str, games: usize, out: &Path) -> (f64, f64) {
+fn referee(
+    quads: &str,
+    bot: &str,
+    one_core: bool,
+    walls: &str,
+    games: usize,
+    out: &Path,
+) -> (f64, f64) {
     let _ = std::fs::remove_dir_all(out);
     let run = on(one_core, quads)
-        .args(["match", "--bot", "first", "--bot", "first", "--games"])
+        .args(["match", "--bot", bot, "--bot", bot, "--games"])
         .arg(games.to_string())
         .args([
             "--movetime",
@@ -146,6 +155,7 @@ fn main() {
     let games = env_or("PER_MOVE_GAMES", 4000);
     let trips = env_or("PER_MOVE_TRIPS", 20_000);
     let rounds = env_or("PER_MOVE_ROUNDS", 5).max(1);
+    let player = std::env::var("PER_MOVE_BOT").unwrap_or_else(|_| "first".to_owned());
     let bot = Path::new(env!("CARGO_BIN_EXE_quads")).with_file_name("quads-bot");
     assert!(
         bot.exists(),
@@ -185,7 +195,14 @@ fn main() {
             floors[i].push(floor(one_core, trips));
         }
         for (k, (_, quads, one_core, walls)) in configs.iter().enumerate() {
-            let (wall, cpu) = referee(quads, *one_core, walls, games, &dir.path().join("m"));
+            let (wall, cpu) = referee(
+                quads,
+                &player,
+                *one_core,
+                walls,
+                games,
+                &dir.path().join("m"),
+            );
             runs[k].0.push(wall);
             runs[k].1.push(cpu);
         }
@@ -208,7 +225,7 @@ fn main() {
     }
     let floor_of = |one_core: bool| median(floors[usize::from(!one_core)].clone());
     println!(
-        "\n`quads match --bot first --bot first --games {games} --keep-alive`, {rounds} rounds, medians; the floor: {trips} round trips of a {}-byte line to `cat`\n",
+        "\n`quads match --bot {player} --bot {player} --games {games} --keep-alive`, {rounds} rounds, medians; the floor: {trips} round trips of a {}-byte line to `cat`\n",
         LINE.len()
     );
     println!("| cores | walls | per move (wall, referee and bots) | the referee's own CPU per move | the floor (round trip) | wall / floor | referee CPU / floor |");
