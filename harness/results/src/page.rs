@@ -19,28 +19,36 @@ pub fn rebuild(dir: &Path, report: Option<Report>) -> Result<PathBuf, ResultsErr
     let files = read_event
         .as_ref()
         .map_or_else(|| vec![GAMES.to_owned()], |e| e.games.clone());
-    let mut records: Vec<(usize, GameRecord)> = Vec::new();
-    for (source, file) in files.iter().enumerate() {
-        let read = read_games(&dir.join(file))?;
-        records.extend(read.into_iter().map(|r| (source, r)));
-    }
-    if records.is_empty() {
-        return Err(ResultsError::NoGames(dir.to_owned()));
-    }
-    let event = read_event.unwrap_or_else(|| guess_event(dir, &records));
-    let report = match report {
-        Some(report) => report,
-        None => {
-            let anchor = event.anchor.as_ref();
-            quads_reports::report::build(
-                &event.name,
-                records,
-                &event.bots,
-                event.seed.unwrap_or(1),
-                anchor,
-            )?
+    let (report, event) = match (report, read_event) {
+        // The caller built the report from this folder's games, and event.json says the rest:
+        // the games are not read again (in a run's end that was a third of the reading).
+        (Some(report), Some(event)) => (report, event),
+        (report, read_event) => {
+            let mut records: Vec<(usize, GameRecord)> = Vec::new();
+            for (source, file) in files.iter().enumerate() {
+                let read = read_games(&dir.join(file))?;
+                records.extend(read.into_iter().map(|r| (source, r)));
+            }
+            if records.is_empty() {
+                return Err(ResultsError::NoGames(dir.to_owned()));
+            }
+            let event = read_event.unwrap_or_else(|| guess_event(dir, &records));
+            let report = match report {
+                Some(report) => report,
+                None => quads_reports::report::build(
+                    &event.name,
+                    records,
+                    &event.bots,
+                    event.seed.unwrap_or(1),
+                    event.anchor.as_ref(),
+                )?,
+            };
+            (report, event)
         }
     };
+    if report.records.is_empty() {
+        return Err(ResultsError::NoGames(dir.to_owned()));
+    }
     let analysis = html::analysis::read(dir, &report.records)?;
     let log_bases: Vec<String> = files.iter().map(|f| log_base(f)).collect();
     let page = html::render(&Page {
