@@ -45,7 +45,7 @@ pub fn merge_into(
     };
     let games = merged.records.len();
     let (count, analyze) = (info.shard.count, analyze || info.analyze);
-    let report = write_results(out, event, merged.records, 0, sink)?;
+    let report = write_results(out, event, merged.records, Some(journal), 0, sink)?;
     sink.event(Event::Merged {
         games,
         shards: count,

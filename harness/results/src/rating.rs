@@ -13,17 +13,19 @@ use quads_reports::report::Report;
 use crate::folder::{common, relative, write, write_event};
 use crate::{page, Event, ResultsError, Sink};
 
-/// Writes `records` (in schedule order) as games.jsonl, then every report file, and `event`
-/// as event.json (its bots in the ratings' order); tells `sink` (resumed: games that were in
-/// the journal before this run). Returns the ratings report, for report.html.
+/// Writes `records` (in schedule order) as games.jsonl (`jsonl`, when the caller has their
+/// lines as written already), then every report file, and `event` as event.json (its bots in
+/// the ratings' order); tells `sink` (resumed: games that were in the journal before this
+/// run). Returns the ratings report, for report.html.
 pub fn write_results(
     out: &Path,
     event: EventInfo,
     records: Vec<GameRecord>,
+    jsonl: Option<String>,
     resumed: usize,
     sink: &mut dyn Sink,
 ) -> Result<Report, ResultsError> {
-    let text: String = records.iter().map(|r| r.to_json() + "\n").collect();
+    let text = jsonl.unwrap_or_else(|| records.iter().map(|r| r.to_json() + "\n").collect());
     write(&out.join(GAMES), text.as_bytes())?;
     let anchor = event.anchor.as_ref();
     let report = quads_reports::report::build(

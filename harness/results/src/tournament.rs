@@ -6,11 +6,10 @@ use std::cell::RefCell;
 use std::path::Path;
 
 use quads_record::files::{ENTRANTS_MD, GAMES, JOURNAL};
-use quads_record::GameRecord;
 use quads_reports::html::EventInfo;
 use quads_tournament::{
-    admit, cores, read_journal, run_watched, schedule, select, Layout, Progress, RunError,
-    Scheduled, Shard, ShardError, ShardInfo, Tournament, Watching,
+    admit, cores, run_watched, schedule, select, Journal, Layout, Progress, RunError, Scheduled,
+    Shard, ShardError, ShardInfo, Tournament, Watching,
 };
 use tokio::sync::watch;
 
@@ -157,11 +156,10 @@ pub fn play(
         Err(e) => return Err(e.into()),
     }
     // Every game is in the journal: the run kept none of them in memory.
-    let records = read_journal(&journal, &t, &games)?;
-    let resumed = records.len() - played.get();
-    let mut ordered: Vec<GameRecord> = records.into_values().collect();
-    ordered.sort_by_key(|r| r.game);
-    let report = write_results(&t.out, event_of(&t), ordered, resumed, sink)?;
+    let journal = Journal::read(&journal, &t, &games)?;
+    let resumed = journal.len() - played.get();
+    let (ordered, jsonl) = journal.into_ordered();
+    let report = write_results(&t.out, event_of(&t), ordered, Some(jsonl), resumed, sink)?;
     if options.analyze || t.analyze {
         judge::judge_run(&t.out, sink)?;
     }

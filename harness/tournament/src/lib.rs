@@ -9,6 +9,7 @@ mod config_file;
 pub mod entrants;
 mod entrants_report;
 mod event;
+mod journal;
 mod merge;
 mod run;
 mod schedule;
@@ -22,9 +23,8 @@ pub use config::{
 pub use entrants::EntrantsError;
 pub use entrants_report::{read as read_verdicts, Saved};
 pub use event::{EntrantsEvent, EventTime};
+pub use journal::{journal_records, read_journal, Journal};
 pub use merge::{merge, MergeError, Merged, ShardDir};
-pub use run::{
-    journal_records, read_journal, run, run_watched, Progress, RunError, Step, Watching,
-};
+pub use run::{run, run_watched, Progress, RunError, Step, Watching};
 pub use schedule::{pairings, random_opening, schedule, Scheduled};
 pub use shard::{fingerprint, select, BadShard, Layout, Shard, ShardError, ShardInfo, SHARD_FILE};

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use quads_referee::GameRecord;
 
-use crate::run::journal_records;
+use crate::journal::journal_records;
 use crate::shard::{Shard, ShardInfo, SHARD_FILE};
 
 /// Why shards do not merge. Each names the folder or shard at fault.

@@ -17,6 +17,7 @@ use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 
 use crate::config::Tournament;
+use crate::journal::read_journal;
 use crate::schedule::Scheduled;
 
 /// Why a run stopped early.
@@ -84,64 +85,6 @@ impl std::fmt::Display for Step {
             Step::Write => "write",
             Step::Append => "append to",
         })
-    }
-}
-
-/// The records of a journal's complete lines, in the order they were written. A line a crash
-/// cut short does not count, nor does a line that is not a record.
-pub fn journal_records(path: &Path) -> Result<Vec<GameRecord>, RunError> {
-    let text = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(source) => {
-            return Err(RunError::Journal {
-                step: Step::Read,
-                path: path.to_owned(),
-                source,
-            })
-        }
-    };
-    let complete = match text.iter().rposition(|&b| b == b'\n') {
-        Some(i) => &text[..=i],
-        None => &text[..0],
-    };
-    Ok(String::from_utf8_lossy(complete)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<GameRecord>(line).ok())
-        .collect())
-}
-
-/// Reads the finished games of a journal, checking each against the schedule (the whole
-/// schedule, or a shard's part of it, in schedule order).
-pub fn read_journal(
-    path: &Path,
-    t: &Tournament,
-    schedule: &[Scheduled],
-) -> Result<HashMap<u32, GameRecord>, RunError> {
-    let mut done = HashMap::new();
-    for record in journal_records(path)? {
-        let Ok(at) = schedule.binary_search_by_key(&record.game, |g| g.number) else {
-            return Err(mismatch(path, record.game));
-        };
-        let game = &schedule[at];
-        let rules = t.variants[game.variant].to_string();
-        let same = record.rules == rules
-            && record.seed == game.seed
-            && record.start == game.start.to_string()
-            && record.first.name == t.bots[game.first].name
-            && record.second.name == t.bots[game.second].name;
-        if !same {
-            return Err(mismatch(path, record.game));
-        }
-        done.insert(record.game, record);
-    }
-    Ok(done)
-}
-
-fn mismatch(path: &Path, game: u32) -> RunError {
-    RunError::Mismatch {
-        path: path.to_owned(),
-        game,
     }
 }
 
