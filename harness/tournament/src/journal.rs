@@ -8,7 +8,7 @@ use std::path::Path;
 use quads_referee::GameRecord;
 
 use crate::config::Tournament;
-use crate::run::{RunError, Step};
+use crate::run_error::{RunError, Step};
 use crate::schedule::Scheduled;
 
 /// A record, and where its line is in the journal's text.

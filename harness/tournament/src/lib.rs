@@ -12,6 +12,7 @@ mod event;
 mod journal;
 mod merge;
 mod run;
+mod run_error;
 mod schedule;
 mod shard;
 
@@ -25,6 +26,7 @@ pub use entrants_report::{read as read_verdicts, Saved};
 pub use event::{EntrantsEvent, EventTime};
 pub use journal::{journal_records, read_journal, Journal};
 pub use merge::{merge, MergeError, Merged, ShardDir};
-pub use run::{run, run_watched, Progress, RunError, Step, Watching};
+pub use run::{run, run_watched, Progress, Watching};
+pub use run_error::{RunError, Step};
 pub use schedule::{pairings, random_opening, schedule, Scheduled};
 pub use shard::{fingerprint, select, BadShard, Layout, Shard, ShardError, ShardInfo, SHARD_FILE};

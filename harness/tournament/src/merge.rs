@@ -21,7 +21,7 @@ pub enum MergeError {
     Read(#[from] crate::shard::ShardError),
     /// A shard's journal cannot be read.
     #[error(transparent)]
-    Journal(crate::run::RunError),
+    Journal(crate::run_error::RunError),
     /// A folder that no `--shard` run wrote.
     #[error("{} is not a shard's folder (it has no {SHARD_FILE}): play it with `quads tournament CONFIG --shard I/N`", .0.display())]
     NotAShard(PathBuf),
