@@ -356,25 +356,39 @@ fn quads_report_rebuilds_the_same_bytes() {
     let q = Quads::new();
     let bot = common::quads_bot();
     let bot = format!("{} --strategy greedy", bot.display());
-    q.ok(&[
-        "match",
-        "--bot",
-        &bot,
-        "--bot",
-        &bot,
-        "--games",
-        "2",
-        "--movetime",
-        "5s",
-        "--out",
-        "m",
-        "--quiet",
-    ]);
-    let page = q.dir().join("m/report.html");
-    let written = std::fs::read(&page).unwrap();
-    std::fs::remove_file(&page).unwrap();
-    assert_eq!(q.ok(&["report", "m"]), "report in m/report.html\n");
-    assert_eq!(std::fs::read(&page).unwrap(), written);
+    // A match's page is built from the games as they were played, `quads report` from the
+    // folder: the two must agree, with games played out and games a bot lost by answering
+    // nonsense (a reason and a stderr log in the record).
+    let careless = "sh -c 'echo oops >&2; echo hello'";
+    for (folder, second) in [("m", bot.as_str()), ("bad", careless)] {
+        q.ok(&[
+            "match",
+            "--bot",
+            &bot,
+            "--bot",
+            second,
+            "--games",
+            "2",
+            "--movetime",
+            "5s",
+            "--out",
+            folder,
+            "--quiet",
+        ]);
+        let page = q.dir().join(folder).join("report.html");
+        let written = std::fs::read(&page).unwrap();
+        std::fs::remove_file(&page).unwrap();
+        assert_eq!(
+            q.ok(&["report", folder]),
+            format!("report in {folder}/report.html\n")
+        );
+        assert_eq!(std::fs::read(&page).unwrap(), written, "{folder}");
+    }
+    let games = common::games(&q.dir().join("bad/games.jsonl"));
+    assert!(
+        games.iter().all(|g| g.to_string().contains("hello")),
+        "{games:?}"
+    );
     let event: Value =
         serde_json::from_str(&std::fs::read_to_string(q.dir().join("m/event.json")).unwrap())
             .unwrap();
