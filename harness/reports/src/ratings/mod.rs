@@ -4,7 +4,10 @@
 //! where `a` is the first-mover advantage, fitted with the ratings. Draws count as half points
 //! (the quasi-likelihood Ordo uses). The order of games does not matter. Every pair of bots
 //! that met also gets `prior` virtual draws (BayesElo's weak prior), so a bot that won or lost
-//! every game still gets a finite rating. Intervals and the likelihood of superiority come
+//! every game still gets a finite rating; and the two seats get `prior` virtual draws of their
+//! own, so a first-mover advantage is finite too when the first player won every game (without
+//! them the fit ran all its steps towards infinity and printed whatever it had reached, with an
+//! interval of ±0). Intervals and the likelihood of superiority come
 //! from two seeded bootstraps ([`intervals`]).
 
 use std::collections::BTreeMap;
@@ -42,7 +45,8 @@ pub enum Pin {
 /// Fitting choices.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
-    /// Virtual draws added to every pair of bots that met.
+    /// Virtual draws added to every pair of bots that met, and between the seats (when the
+    /// first-mover advantage is fitted).
     pub prior: f64,
     /// Fit a first-mover advantage (otherwise it is 0).
     pub first_move: bool,
@@ -187,6 +191,11 @@ pub(crate) fn fit_tally(n: usize, tally: &Tally, opts: &Options) -> Fit {
         for &(i, j) in met.keys() {
             add(i, j, opts.prior, opts.prior / 2.0, false);
         }
+        if !tally.is_empty() {
+            // The seats' virtual draws: bot 0 against itself is the advantage alone (its
+            // rating is held at 0), and only when the advantage is fitted.
+            add(0, 0, opts.prior, opts.prior / 2.0, true);
+        }
         // A whisper of curvature keeps bots that never played (or a lone advantage) solvable.
         for x in 0..m {
             hess[x * m + x] += 1e-9;
@@ -299,6 +308,30 @@ mod tests {
             "{:?}",
             f.ratings
         );
+    }
+
+    #[test]
+    fn a_first_mover_that_won_every_game_gets_a_finite_advantage_and_a_real_interval() {
+        // Two equal bots; whoever moves first wins, 500 pairs. Without the seats' prior the
+        // advantage has no maximum: the fit ran all its steps and printed +4130 Elo ±0.
+        let games: Vec<RatedGame> = (0..1000)
+            .map(|g| game(g % 2, 1 - g % 2, 1.0, g as u64 / 2))
+            .collect();
+        let opts = Options::default();
+        let f = fit(2, &games, &opts);
+        // 1,000 wins and 2 virtual draws: the first player's expected score is 1001/1002.
+        let want = 400.0 * 1001f64.log10();
+        assert!((f.first_move - want).abs() < 1e-6, "{}", f.first_move);
+        assert!(f.ratings.iter().all(|r| r.abs() < 1e-6), "{:?}", f.ratings);
+        let ci = intervals(2, &games, &opts, 200, 7);
+        let (lo, hi) = ci.first_move;
+        assert!(
+            lo < f.first_move && f.first_move <= hi && hi - lo > 50.0,
+            "{lo} {hi}"
+        );
+        for &(lo, hi) in &ci.ratings {
+            assert!(lo < 0.0 && 0.0 < hi && hi - lo < 400.0, "{:?}", ci.ratings);
+        }
     }
 
     #[test]
