@@ -10,6 +10,12 @@
 //!   the size of a `go` out and back, on one core and free on two. A move costs the referee at
 //!   least one such round trip: a bot can answer no faster than its pipes carry the lines.
 //!
+//! - The round trips per move: a game kept alive is one round trip per move (`go`, answered
+//!   by `move`) and four more per game (each bot is sent `newgame` and, at the end,
+//!   `gameover` with `isready`, each answered by `readyok`). So with 5-move games a move costs
+//!   at least 1.8 round trips, with 14-move games 1.29: the last column divides the
+//!   referee's CPU by that many floors.
+//!
 //! Each round runs every configuration once, interleaved, so the machine's load falls on all
 //! alike; the medians of the rounds are printed, with the ratio of each to its floor.
 //!
@@ -92,8 +98,12 @@ fn floor(one_core: bool, trips: usize) -> f64 {
         .expect("the pinger's figure")
 }
 
+/// The round trips a kept-alive game makes beside its moves: per bot, `newgame` and
+/// `gameover` + `isready`, each answered by `readyok`.
+const TRIPS_PER_GAME: f64 = 4.0;
+
 /// One match of `quads` (this build's or another): (wall µs per move, the referee's own CPU
-/// µs per move).
+/// µs per move, round trips per move).
 fn referee(
     quads: &str,
     bot: &str,
@@ -101,7 +111,7 @@ fn referee(
     walls: &str,
     games: usize,
     out: &Path,
-) -> (f64, f64) {
+) -> (f64, f64, f64) {
     let _ = std::fs::remove_dir_all(out);
     let run = on(one_core, quads)
         .args(["match", "--bot", bot, "--bot", bot, "--games"])
@@ -139,7 +149,16 @@ fn referee(
             .and_then(|n| n.parse().ok())
             .expect("a number")
     };
-    (figure(" s ("), figure("own CPU "))
+    let count = |before: &str| -> f64 {
+        let head = &line[..line.find(before).expect("a count")];
+        head.rsplit(|c: char| !c.is_ascii_digit())
+            .find(|w| !w.is_empty())
+            .and_then(|n| n.parse().ok())
+            .expect("a number")
+    };
+    let (played, moves) = (count(" games,"), count(" moves in "));
+    let trips = (moves + TRIPS_PER_GAME * played) / moves;
+    (figure(" s ("), figure("own CPU "), trips)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -190,12 +209,13 @@ fn main() {
     }
     let mut floors: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
     let mut runs: Vec<(Vec<f64>, Vec<f64>)> = vec![(Vec::new(), Vec::new()); configs.len()];
+    let mut trips_per_move = Vec::new();
     for round in 1..=rounds {
         for (i, one_core) in [true, false].into_iter().enumerate() {
             floors[i].push(floor(one_core, trips));
         }
         for (k, (_, quads, one_core, walls)) in configs.iter().enumerate() {
-            let (wall, cpu) = referee(
+            let (wall, cpu, trips) = referee(
                 quads,
                 &player,
                 *one_core,
@@ -205,6 +225,7 @@ fn main() {
             );
             runs[k].0.push(wall);
             runs[k].1.push(cpu);
+            trips_per_move.push(trips);
         }
         eprintln!(
             "round {round}: floors {:.1} / {:.1} µs; {}",
@@ -224,12 +245,13 @@ fn main() {
         );
     }
     let floor_of = |one_core: bool| median(floors[usize::from(!one_core)].clone());
+    let per_move = median(trips_per_move);
     println!(
-        "\n`quads match --bot {player} --bot {player} --games {games} --keep-alive`, {rounds} rounds, medians; the floor: {trips} round trips of a {}-byte line to `cat`\n",
+        "\n`quads match --bot {player} --bot {player} --games {games} --keep-alive`, {rounds} rounds, medians; the floor: {trips} round trips of a {}-byte line to `cat`; the games make {per_move:.2} round trips per move\n",
         LINE.len()
     );
-    println!("| cores | walls | per move (wall, referee and bots) | the referee's own CPU per move | the floor (round trip) | wall / floor | referee CPU / floor |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("| cores | walls | per move (wall, referee and bots) | the referee's own CPU per move | the floor (round trip) | wall / floor | referee CPU / floor | referee CPU / the move's {per_move:.2} round trips |");
+    println!("|---|---|---|---|---|---|---|---|");
     for ((label, _, one_core, walls), (wall, cpu)) in configs.iter().zip(&runs) {
         let (wall, cpu, f) = (
             median(wall.clone()),
@@ -237,10 +259,11 @@ fn main() {
             floor_of(*one_core),
         );
         println!(
-            "| {label}{} | {walls} | {wall:.1} µs | {cpu:.1} µs | {f:.1} µs | {:.1}× | {:.1}× |",
+            "| {label}{} | {walls} | {wall:.1} µs | {cpu:.1} µs | {f:.1} µs | {:.1}× | {:.1}× | {:.1}× |",
             if *one_core { "one" } else { "two" },
             wall / f,
-            cpu / f
+            cpu / f,
+            cpu / (f * per_move)
         );
     }
 }
