@@ -6,7 +6,6 @@ use quads_record::files::GAMES;
 use quads_record::{ByPlayer, GameRecord};
 use quads_referee::{run_match, MatchConfig, Score};
 use quads_reports::html::EventInfo;
-use quads_reports::report;
 
 use crate::folder::{machine, write_event};
 use crate::{page, walls, ResultsError};
@@ -49,17 +48,12 @@ pub fn play_match(
         games: vec![GAMES.to_owned()],
     };
     write_event(&config.out, &event)?;
-    // (A match of no games has no report: the page says so, as `quads report` would.)
+    // (A match of no games has no report: the rebuild finds no games in the folder and says
+    // so, as `quads report` would.)
     let report = if played.is_empty() {
         None
     } else {
-        Some(report::build(
-            &event.name,
-            played,
-            &event.bots,
-            config.seed,
-            None,
-        )?)
+        Some(page::report_of(&event, played)?)
     };
     let page = page::rebuild(&config.out, report)?;
     Ok(Played { scores, page })

@@ -35,13 +35,7 @@ pub fn rebuild(dir: &Path, report: Option<Report>) -> Result<PathBuf, ResultsErr
             let event = read_event.unwrap_or_else(|| guess_event(dir, &records));
             let report = match report {
                 Some(report) => report,
-                None => quads_reports::report::build(
-                    &event.name,
-                    records,
-                    &event.bots,
-                    event.seed.unwrap_or(1),
-                    event.anchor.as_ref(),
-                )?,
+                None => report_of(&event, records)?,
             };
             (report, event)
         }
@@ -60,6 +54,21 @@ pub fn rebuild(dir: &Path, report: Option<Report>) -> Result<PathBuf, ResultsErr
     let path = dir.join(REPORT_FILE);
     write(&path, page.as_bytes())?;
     Ok(path)
+}
+
+/// The ratings report of `records` as `event` names them (its name, bots, seed and anchor):
+/// what [`rebuild`] builds from a folder, and what a run that kept its games passes to it.
+pub(crate) fn report_of(
+    event: &EventInfo,
+    records: Vec<(usize, GameRecord)>,
+) -> Result<Report, ResultsError> {
+    Ok(quads_reports::report::build(
+        &event.name,
+        records,
+        &event.bots,
+        event.seed.unwrap_or(1),
+        event.anchor.as_ref(),
+    )?)
 }
 
 /// The folder of a games file's `logs/`, as a link prefix from the report's folder.
